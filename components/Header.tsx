@@ -1,0 +1,80 @@
+// Site header: main, tools and social menus and the account link. Works without JavaScript: the
+// mobile menu is a <details> element.
+import type { MenuItem, SiteChrome } from "../lib/site/chrome.ts";
+import type { SessionUser } from "../lib/auth/sessions.ts";
+import { SITE_NAME } from "../lib/site/brand.ts";
+
+export function MenuLink({ item, class: className }: { item: MenuItem; class?: string }) {
+  return (
+    <a
+      href={item.url}
+      class={`${className ?? ""} ${item.class}`.trim()}
+      {...(item.isBlank ? { target: "_blank", rel: "noopener noreferrer" } : {})}
+    >
+      {item.label}
+    </a>
+  );
+}
+
+function AccountLinks({ user }: { user: SessionUser | null }) {
+  return user
+    ? (
+      <>
+        <a
+          href="/dashboard"
+          class="rounded-full bg-brand-500 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-600"
+        >
+          Mon espace
+        </a>
+        <a href="/logout" class="text-sm text-slate-600 hover:text-brand-600">Déconnexion</a>
+      </>
+    )
+    : (
+      <a
+        href="/login"
+        class="rounded-full bg-brand-500 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-600"
+      >
+        Connexion
+      </a>
+    );
+}
+
+export function Header({ menus, user }: { menus: SiteChrome["menus"]; user: SessionUser | null }) {
+  return (
+    <header class="border-b border-slate-200 bg-white">
+      <div class="hidden border-b border-slate-100 bg-slate-50 md:block">
+        <div class="mx-auto flex max-w-6xl items-center justify-between px-4 py-1.5 text-xs text-slate-600">
+          <nav aria-label="Outils" class="flex gap-4">
+            {menus.tools.map((item) => <MenuLink item={item} class="hover:text-brand-600" />)}
+          </nav>
+          <nav aria-label="Réseaux sociaux" class="flex gap-3">
+            {menus.social.map((item) => <MenuLink item={item} class="hover:text-brand-600" />)}
+          </nav>
+        </div>
+      </div>
+      <div class="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3">
+        <a href="/" class="text-xl font-extrabold tracking-tight text-brand-600">{SITE_NAME}</a>
+        <nav aria-label="Menu principal" class="hidden items-center gap-6 md:flex">
+          {menus.main.map((item) => (
+            <MenuLink
+              item={item}
+              class="text-sm font-medium hover:text-brand-600"
+            />
+          ))}
+        </nav>
+        <div class="hidden items-center gap-3 md:flex">
+          <AccountLinks user={user} />
+        </div>
+        <details class="relative md:hidden">
+          <summary class="cursor-pointer list-none rounded border border-slate-300 px-3 py-1.5 text-sm">
+            Menu
+          </summary>
+          <div class="absolute right-0 z-30 mt-2 flex w-64 flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-lg">
+            {[...menus.main, ...menus.tools].map((item) => <MenuLink item={item} class="text-sm" />)}
+            <AccountLinks user={user} />
+          </div>
+        </details>
+      </div>
+    </header>
+  );
+}

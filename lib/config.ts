@@ -1,0 +1,54 @@
+// Every setting comes from the environment, read once at start-up.
+// `.env.example` documents each variable.
+
+export type AppEnv = "development" | "test" | "production";
+
+export interface Config {
+  appEnv: AppEnv;
+  port: number;
+  /** Public origin of the site, used for CSRF origin checks, cookies and links in emails. */
+  appUrl: string;
+  /** PostgreSQL connection string; when empty the embedded PGlite database is used. */
+  databaseUrl: string;
+  /** Folder of the embedded database (PGlite) when no DATABASE_URL is set. */
+  dataDir: string;
+  /** Secret used to sign cookies (flash messages). Required in production. */
+  appSecret: string;
+  /** Secure cookies with the `__Host-` prefix, on by default when the site is served over https. */
+  secureCookies: boolean;
+  /** Loads demo data on first start of an empty database (never in production). */
+  loadDemoData: boolean;
+  /** Phone number printed in the footer. */
+  contactPhone: string;
+  /** Support email address shown to customers. */
+  supportEmail: string;
+}
+
+function readEnv(name: string): string | undefined {
+  const value = Deno.env.get(name);
+  return value === undefined || value === "" ? undefined : value;
+}
+
+export function loadConfig(env: (name: string) => string | undefined = readEnv): Config {
+  const production = env("NODE_ENV") === "production" || env("APP_ENV") === "production";
+  const appEnv: AppEnv = production ? "production" : env("APP_ENV") === "test" ? "test" : "development";
+  const port = Number(env("PORT") ?? 8000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT invalide : ${env("PORT")}`);
+  const appUrl = (env("APP_URL") ?? `http://localhost:${port}`).replace(/\/$/, "");
+  const appSecret = env("APP_SECRET") ?? (production ? "" : "development-secret-not-for-production");
+  if (production && appSecret.length < 32) {
+    throw new Error("APP_SECRET doit contenir au moins 32 caractères en production.");
+  }
+  return {
+    appEnv,
+    port,
+    appUrl,
+    databaseUrl: env("DATABASE_URL") ?? "",
+    dataDir: env("DATA_DIR") ?? "./data/pglite",
+    appSecret,
+    secureCookies: env("SECURE_COOKIES") ? env("SECURE_COOKIES") === "true" : appUrl.startsWith("https://"),
+    loadDemoData: !production && env("DEMO_DATA") !== "false",
+    contactPhone: env("CONTACT_PHONE") ?? "01 23 45 67 89",
+    supportEmail: env("SUPPORT_EMAIL") ?? "contact@example.fr",
+  };
+}

@@ -1,0 +1,8 @@
+import type { Config } from "../config.ts";
+import type { Database } from "./database.ts";
+import { openPglite } from "./pglite.ts";
+import { openPostgres } from "./postgres.ts";
+
+export function openDatabase(config: Pick<Config, "databaseUrl" | "dataDir">): Promise<Database> {
+  return config.databaseUrl ? Promise.resolve(openPostgres(config.databaseUrl)) : openPglite(config.dataDir);
+}

@@ -1,0 +1,72 @@
+// Session cookie (HttpOnly, SameSite=Lax, Secure + __Host- prefix outside development) and flash
+// messages (a signed cookie read once by the next page or by GET /api/user/flash-messages).
+import { deleteCookie, getCookie, getSignedCookie, setCookie, setSignedCookie } from "hono/cookie";
+import type { Ctx } from "./context.ts";
+import { SESSION_ABSOLUTE_MS } from "../auth/policy.ts";
+
+export function sessionCookieName(c: Ctx): string {
+  return c.var.deps.config.secureCookies ? "__Host-session" : "session";
+}
+
+export function readSessionCookie(c: Ctx): string | undefined {
+  return getCookie(c, sessionCookieName(c));
+}
+
+export function setSessionCookie(c: Ctx, token: string): void {
+  const secure = c.var.deps.config.secureCookies;
+  setCookie(c, sessionCookieName(c), token, {
+    path: "/",
+    httpOnly: true,
+    sameSite: "Lax",
+    secure,
+    maxAge: Math.floor(SESSION_ABSOLUTE_MS / 1000),
+    ...(secure ? { prefix: "host" as const } : {}),
+  });
+}
+
+export function clearSessionCookie(c: Ctx): void {
+  const secure = c.var.deps.config.secureCookies;
+  deleteCookie(c, sessionCookieName(c), {
+    path: "/",
+    secure,
+    ...(secure ? { prefix: "host" as const } : {}),
+  });
+}
+
+export type FlashType = "success" | "error" | "warning" | "info";
+export interface FlashMessage {
+  type: FlashType;
+  message: string;
+}
+
+const FLASH_COOKIE = "flash";
+
+async function readFlashCookie(c: Ctx): Promise<FlashMessage[]> {
+  const raw = await getSignedCookie(c, c.var.deps.config.appSecret, FLASH_COOKIE);
+  if (!raw) return [];
+  try {
+    const list = JSON.parse(raw);
+    return Array.isArray(list) ? list.slice(0, 5) : [];
+  } catch {
+    return [];
+  }
+}
+
+export async function addFlash(c: Ctx, type: FlashType, message: string): Promise<void> {
+  const list = [...await readFlashCookie(c), { type, message }].slice(-5);
+  await setSignedCookie(c, FLASH_COOKIE, JSON.stringify(list), c.var.deps.config.appSecret, {
+    path: "/",
+    httpOnly: true,
+    sameSite: "Lax",
+    secure: c.var.deps.config.secureCookies,
+    maxAge: 300,
+  });
+}
+
+/** Returns the pending flash messages and clears them. */
+export async function takeFlashes(c: Ctx): Promise<FlashMessage[]> {
+  if (!getCookie(c, FLASH_COOKIE)) return [];
+  const list = await readFlashCookie(c);
+  deleteCookie(c, FLASH_COOKIE, { path: "/", secure: c.var.deps.config.secureCookies });
+  return list;
+}

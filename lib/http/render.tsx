@@ -1,0 +1,85 @@
+// Page rendering: the page body is rendered first, collecting the islands it uses; the document
+// then links only those islands' bundles. A page with no island gets no <script>.
+import type { ComponentChildren, VNode } from "preact";
+import { renderToString } from "preact-render-to-string";
+import { Document } from "../../components/Document.tsx";
+import { IslandCollector } from "../../components/Island.tsx";
+import { Header } from "../../components/Header.tsx";
+import { Footer } from "../../components/Footer.tsx";
+import { FlashMessages } from "../../components/FlashMessages.tsx";
+import { DashboardLayout } from "../../components/DashboardLayout.tsx";
+import { getManifest } from "../islands/manifest.ts";
+import { getSiteChrome } from "../site/chrome.ts";
+import { SITE_NAME } from "../site/brand.ts";
+import { type Ctx, requireSession } from "./context.ts";
+import { takeFlashes } from "./cookies.ts";
+
+export function renderDocument(c: Ctx, title: string, body: VNode, status = 200): Response {
+  const manifest = getManifest(c.var.deps.config.appEnv === "development");
+  const used = new Set<string>();
+  const bodyHtml = renderToString(<IslandCollector.Provider value={used}>{body}</IslandCollector.Provider>);
+  const scripts: string[] = [];
+  const preloads = new Set<string>();
+  for (const name of used) {
+    const asset = manifest.islands[name];
+    if (!asset) throw new Error(`Îlot inconnu : ${name} (lancez \`deno task build\`)`);
+    scripts.push(asset.file);
+    asset.imports.forEach((file) => preloads.add(file));
+  }
+  const html = "<!DOCTYPE html>" + renderToString(
+    <Document
+      title={title === SITE_NAME ? title : `${title} | ${SITE_NAME}`}
+      css={manifest.css}
+      scripts={scripts}
+      preloads={[...preloads]}
+      bodyHtml={bodyHtml}
+    />,
+  );
+  return c.html(html, status as 200);
+}
+
+/** A public page with the site header and footer. */
+export async function renderSitePage(
+  c: Ctx,
+  title: string,
+  children: ComponentChildren,
+  status = 200,
+): Promise<Response> {
+  const chrome = await getSiteChrome(c.var.deps.db);
+  const flashes = await takeFlashes(c);
+  return renderDocument(
+    c,
+    title,
+    <>
+      <FlashMessages messages={flashes} />
+      <Header menus={chrome.menus} user={c.var.session?.user ?? null} />
+      <main class="min-h-[50vh]">{children}</main>
+      <Footer chrome={chrome} phone={c.var.deps.config.contactPhone} />
+    </>,
+    status,
+  );
+}
+
+/** A page of the signed-in area (anonymous visitors are sent to /login by the dashboard guard). */
+export async function renderDashboardPage(
+  c: Ctx,
+  title: string,
+  children: ComponentChildren,
+): Promise<Response> {
+  const session = requireSession(c);
+  const flashes = await takeFlashes(c);
+  return renderDocument(
+    c,
+    title,
+    <>
+      <FlashMessages messages={flashes} />
+      <DashboardLayout
+        user={session.user}
+        impersonating={session.impersonatorId !== null}
+        currentPath={c.req.path}
+      >
+        {children}
+      </DashboardLayout>
+    </>,
+  );
+}

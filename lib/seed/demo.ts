@@ -1,0 +1,142 @@
+// Demo data for a newcomer: cities, the six menus, an admin, two partners and two customers, all
+// with the password Cocktail#2026. Loaded on first start of an empty database (never in
+// production) and by `deno task seed`. Later capabilities add their own demo records here.
+import { type Database, SERVICE, type Tx } from "../db/database.ts";
+import { createAccount } from "../auth/service.ts";
+import type { MenuCode } from "../site/chrome.ts";
+import { invalidateSiteChrome } from "../site/chrome.ts";
+
+export const DEMO_PASSWORD = "Cocktail#2026";
+
+export const DEMO_ACCOUNTS = [
+  { type: "Admin", email: "admin@example.fr", firstname: "Alice", lastname: "Martin", phone: "0600000001" },
+  {
+    type: "Company",
+    email: "partenaire@example.fr",
+    firstname: "Paul",
+    lastname: "Durand",
+    name: "Shaker & Co",
+    siren: "123456789",
+    phone: "0600000002",
+  },
+  {
+    type: "Company",
+    email: "partenaire2@example.fr",
+    firstname: "Inès",
+    lastname: "Moreau",
+    name: "Mixologie Events",
+    siren: "987654321",
+    phone: "0600000003",
+  },
+  {
+    type: "Customer",
+    email: "client@example.fr",
+    firstname: "Camille",
+    lastname: "Bernard",
+    phone: "0600000004",
+  },
+  {
+    type: "Customer",
+    email: "client2@example.fr",
+    firstname: "Hugo",
+    lastname: "Petit",
+    phone: "0600000005",
+  },
+] as const;
+
+export const DEMO_CITIES: [string, string][] = [
+  ["paris", "Paris"],
+  ["lyon", "Lyon"],
+  ["marseille", "Marseille"],
+  ["bordeaux", "Bordeaux"],
+  ["toulouse", "Toulouse"],
+  ["nantes", "Nantes"],
+  ["lille", "Lille"],
+  ["nice", "Nice"],
+  ["strasbourg", "Strasbourg"],
+  ["montpellier", "Montpellier"],
+  ["rennes", "Rennes"],
+  ["grenoble", "Grenoble"],
+  ["annecy", "Annecy"],
+  ["aix-en-provence", "Aix-en-Provence"],
+  ["biarritz", "Biarritz"],
+  ["dijon", "Dijon"],
+  ["reims", "Reims"],
+  ["tours", "Tours"],
+];
+
+const MENUS: Record<MenuCode, { label: string; items: [string, string, boolean?][] }> = {
+  main: {
+    label: "Menu principal",
+    items: [["Bar à cocktails", "/"], ["Ateliers cocktails", "/"], ["Bons cadeaux", "/"], [
+      "Nos villes",
+      "/#villes",
+    ]],
+  },
+  tools: { label: "Outils", items: [["Espace client", "/dashboard"], ["Espace partenaire", "/dashboard"]] },
+  social: {
+    label: "Réseaux sociaux",
+    items: [["Instagram", "https://www.instagram.com/", true], [
+      "Facebook",
+      "https://www.facebook.com/",
+      true,
+    ]],
+  },
+  footer1: {
+    label: "Pied de page 1",
+    items: [["Bar à cocktails pour mariage", "/"], ["Bar à cocktails pour entreprise", "/"], [
+      "Ateliers cocktails",
+      "/",
+    ]],
+  },
+  footer2: {
+    label: "Pied de page 2",
+    items: [["Devenir partenaire", "/login?mode=register"], ["Mon compte", "/dashboard"]],
+  },
+  bottom: {
+    label: "Bas de page",
+    items: [["Conditions générales", "/cgu-cgv"], [
+      "Politique de confidentialité",
+      "/politique-de-confidentialite",
+    ]],
+  },
+};
+
+async function seedSite(tx: Tx) {
+  for (const [position, [slug, name]] of DEMO_CITIES.entries()) {
+    await tx`insert into public.cities (slug, name, intro, position)
+             values (${slug}, ${name}, ${`Pour un mariage, un séminaire ou un anniversaire à ${name}, nos bartenders partenaires installent un bar à cocktails et composent une carte à votre image.`}, ${position})
+             on conflict (slug) do nothing`;
+  }
+  for (const [code, menu] of Object.entries(MENUS)) {
+    await tx`insert into public.menus (code, label) values (${code}, ${menu.label}) on conflict (code) do nothing`;
+    const [{ count }] = await tx<
+      { count: number }
+    >`select count(*)::int as count from public.menu_items where menu_code = ${code}`;
+    if (count > 0) continue;
+    for (const [position, [label, url, isBlank]] of menu.items.entries()) {
+      await tx`insert into public.menu_items (menu_code, position, label, url, is_blank)
+               values (${code}, ${position}, ${label}, ${url}, ${isBlank ?? false})`;
+    }
+  }
+}
+
+/** Idempotent: existing accounts and cities are left as they are. */
+export async function seedDemoData(db: Database): Promise<void> {
+  await db.transaction(SERVICE, async (tx) => {
+    await seedSite(tx);
+    for (const account of DEMO_ACCOUNTS) {
+      const [existing] = await tx`select 1 from public.users where email = ${account.email}`;
+      if (!existing) await createAccount(tx, { ...account, password: DEMO_PASSWORD });
+    }
+  });
+  invalidateSiteChrome();
+}
+
+export async function isDatabaseEmpty(db: Database): Promise<boolean> {
+  const [{ count }] = await db.transaction(
+    SERVICE,
+    (tx) => tx<{ count: number }>`select count(*)::int as count from public.users`,
+  );
+  return count === 0;
+}

@@ -1,0 +1,154 @@
+// Builds the browser assets: one hydration bundle per island (content-hashed, shared chunks split
+// out) and the Tailwind stylesheet, then writes static/build/manifest.json.
+// `deno task build` builds once; dev.ts calls `watch()`.
+import * as esbuild from "esbuild";
+import type { Manifest } from "../lib/islands/manifest.ts";
+
+const ROOT = new URL("../", import.meta.url).pathname;
+const OUT = `${ROOT}static/build`;
+
+async function islandNames(): Promise<string[]> {
+  const names: string[] = [];
+  for await (const entry of Deno.readDir(`${ROOT}islands`)) {
+    const match = /^([A-Z][A-Za-z0-9]*)\.tsx$/.exec(entry.name);
+    if (entry.isFile && match) names.push(match[1]);
+  }
+  return names.sort();
+}
+
+const hydrationEntries: esbuild.Plugin = {
+  name: "island-entries",
+  setup(build) {
+    build.onResolve({ filter: /^island:/ }, (args) => ({ path: args.path.slice(7), namespace: "island" }));
+    build.onLoad({ filter: /.*/, namespace: "island" }, (args) => ({
+      resolveDir: `${ROOT}islands`,
+      loader: "tsx",
+      contents: `import { h, hydrate } from "preact";
+import Island from "./${args.path}.tsx";
+for (const el of document.querySelectorAll('[data-island="${args.path}"]')) {
+  hydrate(h(Island, JSON.parse(el.dataset.props || "{}")), el);
+}`,
+    }));
+  },
+};
+
+async function esbuildOptions(dev: boolean): Promise<esbuild.BuildOptions> {
+  return {
+    entryPoints: (await islandNames()).map((name) => ({ in: `island:${name}`, out: name })),
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    target: "es2022",
+    minify: !dev,
+    sourcemap: dev ? "inline" : false,
+    metafile: true,
+    outdir: `${OUT}/islands`,
+    entryNames: "[name]-[hash]",
+    chunkNames: "chunk-[hash]",
+    jsx: "automatic",
+    jsxImportSource: "preact",
+    alias: {
+      "react": "preact/compat",
+      "react-dom": "preact/compat",
+      "react-dom/client": "preact/compat/client",
+      "react/jsx-runtime": "preact/jsx-runtime",
+    },
+    define: { "process.env.NODE_ENV": dev ? '"development"' : '"production"' },
+    plugins: [hydrationEntries],
+    logLevel: "warning",
+  };
+}
+
+function islandsFromMetafile(metafile: esbuild.Metafile): Manifest["islands"] {
+  const islands: Manifest["islands"] = {};
+  const publicPath = (file: string) => "/" + file.slice(file.indexOf("build/"));
+  for (const [file, output] of Object.entries(metafile.outputs)) {
+    const entry = output.entryPoint;
+    if (!entry?.startsWith("island:")) continue;
+    islands[entry.slice(7)] = {
+      file: publicPath(file),
+      imports: output.imports.filter((i) => i.kind === "import-statement").map((i) => publicPath(i.path)),
+    };
+  }
+  return islands;
+}
+
+async function hashOf(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest).slice(0, 6)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function buildCss(dev: boolean): Promise<string> {
+  const tmp = `${OUT}/styles.tmp.css`;
+  const args = ["node_modules/@tailwindcss/cli/dist/index.mjs", "-i", "static/styles.css", "-o", tmp];
+  if (!dev) args.push("--minify");
+  const result = await new Deno.Command("node", { args, cwd: ROOT, stdout: "piped", stderr: "piped" })
+    .output();
+  if (!result.success) throw new Error(`Tailwind a échoué : ${new TextDecoder().decode(result.stderr)}`);
+  const css = await Deno.readTextFile(tmp);
+  await Deno.remove(tmp);
+  const name = `styles-${await hashOf(css)}.css`;
+  await Deno.writeTextFile(`${OUT}/${name}`, css);
+  return `/build/${name}`;
+}
+
+async function writeManifest(manifest: Manifest) {
+  await Deno.writeTextFile(`${OUT}/manifest.json`, JSON.stringify(manifest, null, 2));
+}
+
+export async function build(dev = false): Promise<Manifest> {
+  await Deno.remove(OUT, { recursive: true }).catch(() => {});
+  await Deno.mkdir(OUT, { recursive: true });
+  const [result, css] = await Promise.all([esbuild.build(await esbuildOptions(dev)), buildCss(dev)]);
+  const manifest = { css, islands: islandsFromMetafile(result.metafile!) };
+  await writeManifest(manifest);
+  await esbuild.stop();
+  return manifest;
+}
+
+/** Development: rebuild islands and CSS whenever a source file changes. */
+export async function watch(): Promise<void> {
+  await Deno.mkdir(OUT, { recursive: true });
+  let manifest: Manifest = { css: await buildCss(true), islands: {} };
+  let context = await esbuild.context(await esbuildOptions(true));
+  const rebuild = async () => {
+    try {
+      const result = await context.rebuild();
+      manifest = { css: await buildCss(true), islands: islandsFromMetafile(result.metafile!) };
+      await writeManifest(manifest);
+    } catch (error) {
+      console.error("Construction échouée :", (error as Error).message);
+    }
+  };
+  await rebuild();
+  let timer: number | undefined;
+  for await (
+    const event of Deno.watchFs([
+      `${ROOT}islands`,
+      `${ROOT}components`,
+      `${ROOT}routes`,
+      `${ROOT}static/styles.css`,
+      `${ROOT}lib`,
+    ])
+  ) {
+    if (event.paths.every((p) => p.includes("/static/build/"))) continue;
+    clearTimeout(timer);
+    timer = setTimeout(async () => {
+      if (event.kind === "create" || event.kind === "remove") {
+        await context.dispose();
+        context = await esbuild.context(await esbuildOptions(true));
+      }
+      await rebuild();
+    }, 100);
+  }
+}
+
+if (import.meta.main) {
+  const started = performance.now();
+  const manifest = await build(Deno.args.includes("--dev"));
+  console.log(
+    `Construit en ${Math.round(performance.now() - started)} ms : ${
+      Object.keys(manifest.islands).length
+    } îlots, ${manifest.css}`,
+  );
+}

@@ -1,0 +1,33 @@
+// `deno task create-admin <email> <prénom> <nom>`: creates an administrator for a real deployment.
+// The password is read from ADMIN_PASSWORD or asked on the terminal.
+import { loadConfig } from "../lib/config.ts";
+import { openDatabase } from "../lib/db/open.ts";
+import { migrate } from "../lib/db/migrate.ts";
+import { SERVICE } from "../lib/db/database.ts";
+import { createAccount } from "../lib/auth/service.ts";
+import { isEmailShape, isStrongPassword, PASSWORD_RULE_MESSAGE } from "../lib/accounts/rules.ts";
+
+const [email, firstname = "Admin", lastname = ""] = Deno.args;
+if (!email || !isEmailShape(email)) {
+  console.error("Usage : deno task create-admin <email> [prénom] [nom]");
+  Deno.exit(2);
+}
+const password = Deno.env.get("ADMIN_PASSWORD") ?? prompt("Mot de passe :") ?? "";
+if (!isStrongPassword(password)) {
+  console.error(PASSWORD_RULE_MESSAGE);
+  Deno.exit(2);
+}
+const db = await openDatabase(loadConfig());
+await migrate(db);
+try {
+  const id = await db.transaction(
+    SERVICE,
+    (tx) => createAccount(tx, { type: "Admin", email, password, firstname, lastname }),
+  );
+  console.log(`Administrateur créé : ${email} (${id})`);
+} catch (error) {
+  console.error((error as { code?: string }).code === "23505" ? "Cet email existe déjà chez nous." : error);
+  Deno.exitCode = 1;
+} finally {
+  await db.close();
+}

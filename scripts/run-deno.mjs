@@ -1,0 +1,36 @@
+#!/usr/bin/env node
+// Lets a machine with only Node and npm run the project: installs the npm dependencies and Deno
+// (into .tools/, outside node_modules so that `deno` inside tasks is Deno itself) when missing,
+// then runs Deno with the given arguments. `npm start` and `npm test` go through here.
+import { spawnSync } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const DENO_VERSION = "2.9.6";
+const deno = join(root, ".tools", "node_modules", ".bin", "deno");
+
+function run(command, args) {
+  const result = spawnSync(command, args, { cwd: root, stdio: "inherit" });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+const lock = join(root, "package-lock.json");
+const installed = join(root, "node_modules", ".package-lock.json");
+if (!existsSync(installed) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(installed).mtimeMs)) {
+  run("npm", existsSync(lock) ? ["ci", "--no-audit", "--no-fund"] : ["install", "--no-audit", "--no-fund"]);
+}
+if (!existsSync(deno)) {
+  run("npm", [
+    "install",
+    "--prefix",
+    ".tools",
+    "--no-save",
+    "--no-audit",
+    "--no-fund",
+    `deno@${DENO_VERSION}`,
+  ]);
+}
+const result = spawnSync(deno, process.argv.slice(2), { cwd: root, stdio: "inherit" });
+process.exit(result.status ?? 1);
