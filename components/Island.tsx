@@ -8,7 +8,7 @@ import { useContext } from "preact/hooks";
 export const IslandCollector = createContext<Set<string> | null>(null);
 
 export function Island<P extends object>(
-  { component: Component, props }: { component: ComponentType<P>; props: P },
+  { component: Component, props }: { component: ComponentType<P>; props: NoInfer<P> },
 ) {
   const used = useContext(IslandCollector);
   const name = Component.name;

@@ -6,6 +6,8 @@ import type { AppEnv } from "../lib/http/context.ts";
 import { renderSitePage } from "../lib/http/render.tsx";
 import { findCity, getSiteChrome } from "../lib/site/chrome.ts";
 import { ALCOHOL_WARNING, SITE_NAME } from "../lib/site/brand.ts";
+import { Island } from "../components/Island.tsx";
+import AuthDialog from "../islands/AuthDialog.tsx";
 import { CGU_SECTIONS, PRIVACY_SECTIONS } from "../lib/site/legal.ts";
 
 function LegalPage({ title, sections }: { title: string; sections: { title: string; text: string }[] }) {
@@ -40,18 +42,24 @@ export function siteRoutes(app: Hono<AppEnv>) {
               sécurité.
             </p>
             <div class="mt-8 flex flex-wrap gap-3">
-              <a
-                href="/login?mode=register"
-                class="rounded-full bg-brand-500 px-6 py-3 font-semibold text-white hover:bg-brand-600"
-              >
-                Créer mon compte
-              </a>
-              <a
-                href="/login"
-                class="rounded-full border border-slate-300 px-6 py-3 font-semibold hover:border-brand-500"
-              >
-                J'ai déjà un compte
-              </a>
+              <Island
+                component={AuthDialog}
+                props={{
+                  buttonLabel: "Créer mon compte",
+                  buttonClass:
+                    "rounded-full bg-brand-500 px-6 py-3 font-semibold text-white hover:bg-brand-600",
+                  mode: "register",
+                }}
+              />
+              <Island
+                component={AuthDialog}
+                props={{
+                  buttonLabel: "J'ai déjà un compte",
+                  buttonClass:
+                    "rounded-full border border-slate-300 px-6 py-3 font-semibold hover:border-brand-500",
+                  mode: "login",
+                }}
+              />
             </div>
           </div>
         </section>

@@ -121,7 +121,7 @@ export async function watch(): Promise<void> {
     }
   };
   await rebuild();
-  let timer: number | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   for await (
     const event of Deno.watchFs([
       `${ROOT}islands`,

@@ -110,7 +110,17 @@ export function registrationSchema(today: string) {
     age: consent("Vous devez avoir plus de 18 ans"),
     optin: consent("Vous devez accepter d'être contacté dans le cadre de l'organisation de votre événement"),
     token: z.preprocess((v) => (typeof v === "string" ? v : undefined), z.string().max(200).optional()),
-  }).superRefine((data, ctx) => {
+  }).superRefine((raw, ctx) => {
+    // Runs even when single fields failed (`when`), so fields may still hold unparsed input.
+    const data = {
+      professional: raw.professional === true,
+      name: typeof raw.name === "string" ? raw.name : "",
+      siren: typeof raw.siren === "string" ? raw.siren : "",
+      password: typeof raw.password === "string" ? raw.password : "",
+      passwordConfirmation: typeof raw.passwordConfirmation === "string"
+        ? raw.passwordConfirmation
+        : undefined,
+    };
     // The payload has no explicit flag in the spec: company fields sent mean a professional.
     const professional = data.professional || data.name !== "" || data.siren !== "";
     if (professional && data.name === "") ctx.addIssue({ code: "custom", path: ["name"], message: REQUIRED });
@@ -134,7 +144,7 @@ export function registrationSchema(today: string) {
         });
       }
     }
-  });
+  }, { when: () => true });
 }
 
 export type Registration = z.output<ReturnType<typeof registrationSchema>>;
@@ -171,7 +181,14 @@ export function profileSchema(type: UserType, today: string) {
     ),
     password: z.preprocess((v) => (typeof v === "string" ? v : ""), z.string()),
     passwordConfirmation: z.preprocess((v) => (typeof v === "string" ? v : ""), z.string()),
-  }).superRefine((data, ctx) => {
+  }).superRefine((raw, ctx) => {
+    const str = (v: unknown) => (typeof v === "string" ? v : "");
+    const data = {
+      siren: str(raw.siren),
+      vatNumber: str(raw.vatNumber),
+      password: str(raw.password),
+      passwordConfirmation: str(raw.passwordConfirmation),
+    };
     const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
     if (type === "Company") {
       if (!/^\d{9}$/.test(data.siren)) issue("siren", SIREN_MESSAGE);
@@ -193,7 +210,7 @@ export function profileSchema(type: UserType, today: string) {
         issue("passwordConfirmation", "Les mots de passe doivent être identiques.");
       }
     }
-  }).transform((data) => ({
+  }, { when: () => true }).transform((data) => ({
     ...data,
     // Company details only belong to the types that have them.
     name: type === "Admin" ? "" : data.name,

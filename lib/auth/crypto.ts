@@ -1,7 +1,8 @@
 // Passwords (argon2id, OWASP parameters) and random tokens stored only as SHA-256 digests.
-import { Algorithm, hash, verify } from "@node-rs/argon2";
+import { hash, verify } from "@node-rs/argon2";
 
-const ARGON2 = { algorithm: Algorithm.Argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 };
+// algorithm 2 is Argon2id (a const enum in the typings, unusable with isolated modules).
+const ARGON2 = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 };
 
 export function hashPassword(password: string): Promise<string> {
   return hash(password, ARGON2);

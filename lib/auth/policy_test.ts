@@ -1,4 +1,4 @@
-import { assertEquals } from "node:assert/strict";
+import { assertEquals } from "../../tests/support/assert.ts";
 import { isLoginLocked, isSessionAlive, needsTouch, safeRedirect, SESSION_IDLE_MS } from "./policy.ts";
 
 Deno.test("a session ends after 24 h idle or 7 days in all", () => {

@@ -24,7 +24,7 @@ export const BAD_CREDENTIALS = "Email ou mot de passe incorrect";
 export interface AuthDeps {
   db: Database;
   logger: Logger;
-  appUrl: string;
+  config: { appUrl: string };
 }
 
 export async function emailExists(db: Database, email: string): Promise<boolean> {
@@ -201,7 +201,7 @@ export async function requestPasswordReset(deps: AuthDeps, rawEmail: string): Pr
                      now() + ${`${RESET_TOKEN_TTL_MS} milliseconds`}::interval)`;
     await enqueueEmail(
       tx,
-      passwordResetEmail(email, user.firstname, `${deps.appUrl}/reset-password/${token}`),
+      passwordResetEmail(email, user.firstname, `${deps.config.appUrl}/reset-password/${token}`),
     );
   });
 }

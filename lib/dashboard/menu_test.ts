@@ -1,4 +1,4 @@
-import { assertEquals } from "node:assert/strict";
+import { assertEquals } from "../../tests/support/assert.ts";
 import { dashboardPathForHash, homeFor, menuFor } from "./menu.ts";
 
 Deno.test("each role sees its own side menu", () => {

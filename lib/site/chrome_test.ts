@@ -1,4 +1,4 @@
-import { assertEquals } from "node:assert/strict";
+import { assertEquals } from "../../tests/support/assert.ts";
 import { cityColumns } from "./chrome.ts";
 
 Deno.test("cities are grouped in columns of 12", () => {

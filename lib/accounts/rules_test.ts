@@ -1,0 +1,188 @@
+import { assert, assertEquals } from "../../tests/support/assert.ts";
+import {
+  ageOn,
+  birthYearChoices,
+  isStrongPassword,
+  normalizePhone,
+  profileSchema,
+  registrationSchema,
+  toIsoDate,
+} from "./rules.ts";
+import { fieldErrors } from "../validation.ts";
+
+const TODAY = "2026-11-21";
+
+const registration = (overrides: Record<string, unknown> = {}) => ({
+  firstname: "Léa",
+  lastname: "Dupont",
+  birthdate: "1990-05-12",
+  address: "1 rue A",
+  zipcode: "75001",
+  city: "Paris",
+  phone: "06 12 34 56 78",
+  email: " Lea@Example.FR ",
+  password: "Cocktail#2026",
+  terms: true,
+  privacy: true,
+  age: true,
+  optin: true,
+  ...overrides,
+});
+
+const errorsOf = (
+  schema: ReturnType<typeof registrationSchema> | ReturnType<typeof profileSchema>,
+  input: unknown,
+) => {
+  const result = schema.safeParse(input);
+  return result.success ? {} : fieldErrors(result.error);
+};
+
+Deno.test("the registration password needs 8 characters, upper, lower, digit and a listed special character", () => {
+  assertEquals(isStrongPassword("Cocktail#2026"), true);
+  assertEquals(isStrongPassword("Cock#20"), false);
+  assertEquals(isStrongPassword("cocktail#2026"), false);
+  assertEquals(isStrongPassword("COCKTAIL#2026"), false);
+  assertEquals(isStrongPassword("Cocktail#abc"), false);
+  assertEquals(isStrongPassword("Cocktail2026"), false);
+  assertEquals(isStrongPassword("Cocktail_2026"), false, "_ is not in the special characters list");
+  for (const special of "#?!@$%^&*-") assertEquals(isStrongPassword(`Cocktail${special}1`), true, special);
+});
+
+Deno.test("a valid registration is normalised", () => {
+  const result = registrationSchema(TODAY).parse(registration());
+  assertEquals(result.email, "lea@example.fr");
+  assertEquals(result.birthdate, "1990-05-12");
+  assertEquals(result.professional, false);
+});
+
+Deno.test("registration messages follow the spec", () => {
+  const errors = errorsOf(registrationSchema(TODAY), {});
+  assertEquals(errors.firstname, "Ce champ est requis");
+  assertEquals(errors.email, "Votre email est requis.");
+  assertEquals(errors.phone, "Votre téléphone est requis.");
+  assertEquals(errors.password, "Votre mot de passe est requis.");
+  assertEquals(errors.terms, "Vous devez accepter les conditions générales");
+  assertEquals(errors.privacy, "Vous devez accepter la politique de confidentialité");
+  assertEquals(errors.age, "Vous devez avoir plus de 18 ans");
+  assertEquals(
+    errors.optin,
+    "Vous devez accepter d'être contacté dans le cadre de l'organisation de votre événement",
+  );
+  assertEquals(errors.name, undefined, "company fields only for professionals");
+  const confirmation = errorsOf(registrationSchema(TODAY), registration({ passwordConfirmation: "" }));
+  assertEquals(confirmation.passwordConfirmation, "Votre confirmation de mot de passe est requise.");
+});
+
+Deno.test("registration requires being 18 on the day", () => {
+  assertEquals(
+    errorsOf(registrationSchema(TODAY), registration({ birthdate: "2008-11-21" })).birthdate,
+    undefined,
+  );
+  assertEquals(
+    errorsOf(registrationSchema(TODAY), registration({ birthdate: "2008-11-22" })).birthdate,
+    "Vous devez avoir plus de 18 ans",
+  );
+  assertEquals(
+    errorsOf(registrationSchema(TODAY), registration({ birthdate: "1990-02-30" })).birthdate,
+    "La date de naissance est invalide.",
+  );
+});
+
+Deno.test("ages and dates", () => {
+  assertEquals(ageOn("2000-02-29", "2018-02-28"), 17);
+  assertEquals(ageOn("2000-02-29", "2018-03-01"), 18);
+  assertEquals(toIsoDate(Date.UTC(1990, 4, 12) / 1000), "1990-05-12");
+  assertEquals(toIsoDate("1990-13-01"), null);
+  assertEquals(normalizePhone(" +33 6.12-34 56 78 "), "+33612345678");
+});
+
+const profile = (overrides: Record<string, unknown> = {}) => ({
+  firstname: "Paul",
+  lastname: "Durand",
+  address1: "3 place B",
+  zipcode: "69002",
+  city: "Lyon",
+  phone: "0612345678",
+  birthdate: "1985-01-31",
+  siren: "123456789",
+  vatNumber: "FR12345678901",
+  emails: [],
+  ...overrides,
+});
+
+Deno.test("profile messages follow the spec", () => {
+  const errors = errorsOf(profileSchema("Customer", TODAY), {});
+  assertEquals(errors.firstname, "Votre prénom est requis.");
+  assertEquals(errors.lastname, "Votre nom est requis.");
+  assertEquals(errors.address1, "Votre adresse est requise.");
+  assertEquals(errors.zipcode, "Votre code postal est requis.");
+  assertEquals(errors.city, "Votre ville est requise.");
+  assertEquals(errors.phone, "Votre numéro de téléphone est requis.");
+});
+
+Deno.test("profile password: optional, 12 characters, confirmed", () => {
+  const schema = profileSchema("Customer", TODAY);
+  assertEquals(errorsOf(schema, profile()), {});
+  assertEquals(
+    errorsOf(schema, profile({ password: "court", passwordConfirmation: "court" })).password,
+    "Le mot de passe doit contenir au moins 12 caractères.",
+  );
+  assertEquals(
+    errorsOf(schema, profile({ password: "assez-long-pour-passer" })).passwordConfirmation,
+    "Votre confirmation de mot de passe est requise.",
+  );
+  assertEquals(
+    errorsOf(
+      schema,
+      profile({ password: "assez-long-pour-passer", passwordConfirmation: "different-mais-long" }),
+    )
+      .passwordConfirmation,
+    "Les mots de passe doivent être identiques.",
+  );
+});
+
+Deno.test("company SIREN and VAT number rules", () => {
+  const company = profileSchema("Company", TODAY);
+  assertEquals(
+    errorsOf(company, profile({ siren: "12345678" })).siren,
+    "Le SIREN doit contenir exactement 9 chiffres.",
+  );
+  assertEquals(
+    errorsOf(company, profile({ siren: "" })).siren,
+    "Le SIREN doit contenir exactement 9 chiffres.",
+  );
+  assertEquals(
+    errorsOf(company, profile({ vatNumber: "F12" })).vatNumber,
+    "Le numéro de TVA doit être au format européen (ex: FR12345678901).",
+  );
+  assertEquals(errorsOf(company, profile({ vatNumber: "" })).vatNumber, undefined, "VAT number is optional");
+  assertEquals(company.parse(profile({ vatNumber: "fr 123 456 789 01" })).vatNumber, "FR12345678901");
+  // Customers: the SIREN is optional; the VAT fields are not theirs.
+  const customer = profileSchema("Customer", TODAY).parse(
+    profile({ siren: "", vatNumber: "FR1", vatExemption: true }),
+  );
+  assertEquals([customer.siren, customer.vatNumber, customer.vatExemption], ["", "", false]);
+});
+
+Deno.test("additional emails: shape, no duplicates, at most 5", () => {
+  const schema = profileSchema("Customer", TODAY);
+  const five = ["a@x.fr", "b@x.fr", "c@x.fr", "d@x.fr", "e@x.fr"];
+  assertEquals(errorsOf(schema, profile({ emails: five })), {});
+  assertEquals(
+    errorsOf(schema, profile({ emails: [...five, "f@x.fr"] })).emails,
+    "Vous avez atteint le maximum de 5 emails supplémentaires.",
+  );
+  assertEquals(
+    errorsOf(schema, profile({ emails: ["a@x.fr", "A@x.fr"] })).emails,
+    "Cet email est déjà dans la liste.",
+  );
+  assertEquals(errorsOf(schema, profile({ emails: ["pas-un-mail"] })).emails, "Le mail doit être valide.");
+});
+
+Deno.test("birth years: 82 years ending 18 years before the current year", () => {
+  const years = birthYearChoices(2026);
+  assertEquals(years.length, 82);
+  assertEquals(years[0], 2008);
+  assertEquals(years.at(-1), 1927);
+  assert(years.every((y, i) => i === 0 || y === years[i - 1] - 1));
+});

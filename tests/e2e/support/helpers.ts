@@ -1,0 +1,128 @@
+// Shared helpers for the end-to-end tests: demo accounts, unique identities, login and registration.
+import { expect, type Locator, type Page } from "@playwright/test";
+
+export const DEMO_PASSWORD = "Cocktail#2026";
+
+export const DEMO = {
+  admin: {
+    email: "admin@example.fr",
+    name: "Alice Martin",
+    type: "Admin",
+    home: "/dashboard/admin/utilisateurs",
+  },
+  partner: { email: "partenaire@example.fr", name: "Paul Durand", type: "Company", home: "/dashboard" },
+  partner2: { email: "partenaire2@example.fr", name: "Inès Moreau", type: "Company", home: "/dashboard" },
+  client: {
+    email: "client@example.fr",
+    name: "Camille Bernard",
+    type: "Customer",
+    home: "/dashboard/demandes-en-cours",
+  },
+  client2: {
+    email: "client2@example.fr",
+    name: "Hugo Petit",
+    type: "Customer",
+    home: "/dashboard/demandes-en-cours",
+  },
+} as const;
+
+let counter = 0;
+
+/** A short identifier unique within and across runs. */
+export function uniqueId(): string {
+  counter++;
+  return `${Date.now().toString(36)}${counter.toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
+}
+
+/** A French mobile number (07…, never one of the demo 06 numbers) unique for this run. */
+export function uniquePhone(): string {
+  counter++;
+  const digits = `${Date.now() % 1_000_000}`.padStart(6, "0") + `${counter % 100}`.padStart(2, "0");
+  return `07${digits}`;
+}
+
+export function uniqueEmail(prefix = "e2e"): string {
+  return `${prefix}.${uniqueId()}@example.test`;
+}
+
+export interface NewAccount {
+  firstname: string;
+  lastname: string;
+  birthdate: string;
+  address: string;
+  zipcode: string;
+  city: string;
+  phone: string;
+  email: string;
+  password: string;
+  name?: string;
+  siren?: string;
+}
+
+export function newAccount(overrides: Partial<NewAccount> = {}): NewAccount {
+  const id = uniqueId();
+  return {
+    firstname: "Léa",
+    lastname: `Testeuse-${id}`,
+    birthdate: "1990-05-14",
+    address: "12 rue des Lilas",
+    zipcode: "75011",
+    city: "Paris",
+    phone: uniquePhone(),
+    email: uniqueEmail(),
+    password: "MotDePasse#2026",
+    ...overrides,
+  };
+}
+
+/** The login/register card of the AuthForm island (the one on /login). */
+export function authCard(scope: Page | Locator): Locator {
+  return scope.getByTestId("auth-card");
+}
+
+/** The per-field error of the AuthForm (`<p id="<field>-error">`). */
+export function authFieldError(scope: Page | Locator, field: string): Locator {
+  return scope.locator(`[data-error-for="${field}-error"]`);
+}
+
+/** Logs in through the /login form and waits for the landing page of the account. */
+export async function loginThroughForm(page: Page, email: string, password = DEMO_PASSWORD): Promise<void> {
+  await page.goto("/login");
+  const card = authCard(page);
+  await expect(card).toHaveAttribute("data-mode", "login");
+  await card.getByLabel("Email", { exact: true }).fill(email);
+  await card.getByLabel("Mot de passe", { exact: true }).fill(password);
+  await Promise.all([
+    page.waitForURL((url) => !url.pathname.startsWith("/login") && !url.pathname.startsWith("/after")),
+    card.getByRole("button", { name: "Se connecter" }).click(),
+  ]);
+}
+
+/** Creates a customer account through the registration API (the session cookie lands in the page's
+ * browser context, so the page is logged in afterwards). */
+export async function registerViaApi(page: Page, overrides: Partial<NewAccount> = {}): Promise<NewAccount> {
+  const account = newAccount(overrides);
+  const response = await page.request.post("/api/security/registration", {
+    data: {
+      ...account,
+      passwordConfirmation: account.password,
+      professional: Boolean(account.name || account.siren),
+      terms: true,
+      privacy: true,
+      age: true,
+      optin: true,
+    },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  return account;
+}
+
+/** The side menu of the dashboard. */
+export function dashboardMenu(page: Page): Locator {
+  return page.getByRole("navigation", { name: "Menu du tableau de bord" });
+}
+
+/** The visible flash message (CSS-animated, top right). */
+export function flash(page: Page, text: string): Locator {
+  return page.locator("[data-flash-type]", { hasText: text });
+}

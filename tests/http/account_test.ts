@@ -1,0 +1,198 @@
+import { assert, assertEquals } from "../support/assert.ts";
+import { SERVICE } from "../../lib/db/database.ts";
+import { Client, httpTest, registrationPayload, testEnv } from "../support/app.ts";
+
+async function newCustomer() {
+  const client = new Client();
+  const payload = registrationPayload();
+  const res = await client.post("/api/security/registration", payload);
+  assertEquals(res.status, 200);
+  return { client, payload, id: res.json().id as string };
+}
+
+const profileUpdate = (overrides: Record<string, unknown> = {}) => ({
+  firstname: "Léa",
+  lastname: "Martin",
+  address1: "5 avenue Foch",
+  address2: "Bâtiment B",
+  zipcode: "75016",
+  city: "Paris",
+  phone: registrationPayload().phone,
+  birthdate: "1988-07-14",
+  name: "Léa Événements",
+  siren: "",
+  emails: ["compta@example.fr"],
+  ...overrides,
+});
+
+httpTest("anonymous calls to the account API get 401 in French", async () => {
+  const client = new Client();
+  for (
+    const [method, path] of [["GET", "/api/user/get"], ["PATCH", "/api/user/update"], [
+      "DELETE",
+      "/api/user/delete",
+    ]]
+  ) {
+    const res = await client.request(method, path, { json: method === "GET" ? undefined : {} });
+    assertEquals(res.status, 401, path);
+    assertEquals(res.json().message, "Veuillez vous connecter pour continuer.");
+  }
+});
+
+httpTest("PATCH /api/user/update saves the profile and returns the user", async () => {
+  const { client } = await newCustomer();
+  const update = profileUpdate();
+  const res = await client.patch("/api/user/update", update);
+  assertEquals(res.status, 200);
+  const user = res.json();
+  assertEquals([user.lastname, user.address2, user.name, user.city], [
+    "Martin",
+    "Bâtiment B",
+    "Léa Événements",
+    "Paris",
+  ]);
+  assertEquals(user.emails, ["compta@example.fr"]);
+  assertEquals(user.birthdate, Date.UTC(1988, 6, 14) / 1000);
+  assertEquals((await client.get("/api/user/get")).json().lastname, "Martin");
+});
+
+httpTest("profile validation answers 422 with each field's message and changes nothing", async () => {
+  const { client, payload } = await newCustomer();
+  const res = await client.patch(
+    "/api/user/update",
+    profileUpdate({ firstname: " ", siren: "12", emails: ["x"] }),
+  );
+  assertEquals(res.status, 422);
+  const body = res.json<{ message: string; errors: Record<string, string> }>();
+  assertEquals(body.message, "Veuillez renseigner toutes les informations obligatoires");
+  assertEquals(body.errors.firstname, "Votre prénom est requis.");
+  assertEquals(body.errors.siren, "Le SIREN doit contenir exactement 9 chiffres.");
+  assertEquals(body.errors.emails, "Le mail doit être valide.");
+  assertEquals((await client.get("/api/user/get")).json().firstname, payload.firstname);
+});
+
+httpTest("a phone number used by another account is refused", async () => {
+  const { client } = await newCustomer();
+  const res = await client.patch("/api/user/update", profileUpdate({ phone: "0600000004" }));
+  assertEquals(res.status, 422);
+  assertEquals(
+    res.json<{ errors: Record<string, string> }>().errors.phone,
+    "Ce téléphone existe déjà chez nous.",
+  );
+});
+
+httpTest("users cannot change their type or email through the profile", async () => {
+  const { client, payload } = await newCustomer();
+  const res = await client.patch(
+    "/api/user/update",
+    profileUpdate({ type: "Admin", email: "autre@example.fr" }),
+  );
+  assertEquals(res.status, 200);
+  assertEquals(res.json().type, "Customer");
+  assertEquals(res.json().email, payload.email);
+});
+
+httpTest("company profiles keep SIREN, VAT number and exemption", async () => {
+  const client = new Client();
+  await client.login("partenaire2@example.fr");
+  const res = await client.patch(
+    "/api/user/update",
+    profileUpdate({
+      siren: "987654321",
+      vatNumber: "FR98765432101",
+      vatExemption: true,
+      phone: "0600000003",
+    }),
+  );
+  assertEquals(res.status, 200);
+  assertEquals([res.json().siren, res.json().vatNumber, res.json().vatExemption], [
+    "987654321",
+    "FR98765432101",
+    true,
+  ]);
+  const bad = await client.patch("/api/user/update", profileUpdate({ siren: "", phone: "0600000003" }));
+  assertEquals(
+    bad.json<{ errors: Record<string, string> }>().errors.siren,
+    "Le SIREN doit contenir exactement 9 chiffres.",
+  );
+});
+
+httpTest("changing the password keeps this session, ends the others, and works at next login", async () => {
+  const { client, payload } = await newCustomer();
+  const other = new Client();
+  await other.login(payload.email, payload.password);
+  const short = await client.patch(
+    "/api/user/update",
+    profileUpdate({ password: "Court#1", passwordConfirmation: "Court#1" }),
+  );
+  assertEquals(
+    short.json<{ errors: Record<string, string> }>().errors.password,
+    "Le mot de passe doit contenir au moins 12 caractères.",
+  );
+  const res = await client.patch(
+    "/api/user/update",
+    profileUpdate({ password: "un mot de passe long", passwordConfirmation: "un mot de passe long" }),
+  );
+  assertEquals(res.status, 200);
+  assertEquals((await client.get("/api/user/get")).status, 200);
+  assertEquals((await other.get("/api/user/get")).status, 401);
+  await new Client().login(payload.email, "un mot de passe long");
+});
+
+httpTest(
+  "account deletion: 14-day grace, cancel, reactivation by logging in, then anonymisation",
+  async () => {
+    const { db } = await testEnv();
+    const { client, payload, id } = await newCustomer();
+    const deleted = await client.delete("/api/user/delete");
+    assertEquals(deleted.status, 200);
+    assert(typeof deleted.json().deletedAt === "number");
+    const cancelled = await client.patch("/api/user/delete/cancel");
+    assertEquals(cancelled.json().deletedAt, null);
+
+    await client.delete("/api/user/delete");
+    const again = new Client();
+    await again.login(payload.email, payload.password);
+    assertEquals((await again.get("/api/user/get")).json().deletedAt, null, "logging in reactivates");
+    assertEquals((await again.get("/api/user/flash-messages")).json(), [
+      { type: "success", message: "Votre compte a été réactivé : sa suppression est annulée." },
+    ]);
+
+    await again.delete("/api/user/delete");
+    await db.transaction(
+      SERVICE,
+      (tx) => tx`update public.users set deleted_at = now() - interval '13 days' where id = ${id}`,
+    );
+    await db.transaction(SERVICE, (tx) => tx`select public.purge_deleted_accounts()`);
+    assertEquals((await again.get("/api/user/get")).status, 200, "still inside the grace period");
+
+    await db.transaction(
+      SERVICE,
+      (tx) => tx`update public.users set deleted_at = now() - interval '15 days' where id = ${id}`,
+    );
+    await db.transaction(SERVICE, (tx) => tx`select public.purge_deleted_accounts()`);
+    assertEquals((await again.get("/api/user/get")).status, 401, "sessions end with the account");
+    const login = await new Client().post("/api/security/login", {
+      username: payload.email,
+      password: payload.password,
+    });
+    assertEquals(login.status, 401);
+    const [row] = await db.transaction(
+      SERVICE,
+      (tx) =>
+        tx<{ email: string; phone: string | null }>`select email, phone from public.users where id = ${id}`,
+    );
+    assertEquals(row.phone, null);
+    assert(row.email.endsWith("@invalid.invalid"));
+  },
+);
+
+httpTest("the profile page renders the profile island with the user's data", async () => {
+  const client = new Client();
+  await client.login("client@example.fr");
+  const page = await client.get("/dashboard/profil");
+  assertEquals(page.status, 200);
+  assert(page.text.includes('data-island="ProfileForm"'));
+  assert(page.text.includes("Mon profil"));
+  assert(page.text.includes("client@example.fr"));
+});

@@ -1,0 +1,148 @@
+// In-process test app: one migrated, seeded database per test process (PGlite in memory, or the
+// PostgreSQL database named by TEST_DATABASE_URL that scripts/test.ts creates and drops), and a
+// small cookie-keeping client that calls the Hono app without a network.
+import { loadConfig } from "../../lib/config.ts";
+import type { Database } from "../../lib/db/database.ts";
+import { openPglite } from "../../lib/db/pglite.ts";
+import { openPostgres } from "../../lib/db/postgres.ts";
+import { migrate } from "../../lib/db/migrate.ts";
+import { seedDemoData } from "../../lib/seed/demo.ts";
+import { createLogger } from "../../lib/log/logger.ts";
+import { createApp } from "../../lib/http/app.ts";
+import type { Hono } from "hono";
+import type { AppEnv } from "../../lib/http/context.ts";
+
+export const ORIGIN = "http://localhost:8000";
+export const PASSWORD = "Cocktail#2026";
+
+interface TestEnv {
+  db: Database;
+  app: Hono<AppEnv>;
+}
+
+let env: Promise<TestEnv> | null = null;
+
+export function testEnv(): Promise<TestEnv> {
+  env ??= (async () => {
+    const url = Deno.env.get("TEST_DATABASE_URL");
+    const db = url ? openPostgres(url, { max: 4 }) : await openPglite("memory://");
+    await migrate(db);
+    await seedDemoData(db);
+    const config = { ...loadConfig((name) => ({ APP_ENV: "test", APP_URL: ORIGIN })[name]) };
+    const app = createApp({ config, db, logger: createLogger(db, { quiet: true }) });
+    return { db, app };
+  })();
+  return env;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  json<T = Record<string, unknown>>(): T;
+  contentType: string;
+}
+
+/** A browser-like client: keeps cookies and sends Origin on state-changing requests. */
+export class Client {
+  cookies = new Map<string, string>();
+
+  async request(
+    method: string,
+    path: string,
+    options: {
+      json?: unknown;
+      form?: Record<string, string>;
+      headers?: Record<string, string>;
+      body?: string;
+    } = {},
+  ): Promise<TestResponse> {
+    const { app } = await testEnv();
+    const headers = new Headers(options.headers);
+    if (method !== "GET" && method !== "HEAD" && !headers.has("origin")) headers.set("origin", ORIGIN);
+    if (this.cookies.size) headers.set("cookie", [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; "));
+    let body: string | undefined = options.body;
+    if (options.json !== undefined) {
+      headers.set("content-type", "application/json");
+      body = JSON.stringify(options.json);
+    } else if (options.form) {
+      headers.set("content-type", "application/x-www-form-urlencoded");
+      body = new URLSearchParams(options.form).toString();
+    }
+    const response = await app.request(`${ORIGIN}${path}`, { method, headers, body, redirect: "manual" });
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair, ...attributes] = cookie.split(";");
+      const index = pair.indexOf("=");
+      const name = pair.slice(0, index).trim();
+      const value = pair.slice(index + 1).trim();
+      const expired = attributes.some((a) =>
+        /max-age=0/i.test(a.trim()) || /expires=thu, 01 jan 1970/i.test(a.trim())
+      );
+      if (expired || value === "") this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    const text = await response.text();
+    return {
+      status: response.status,
+      headers: response.headers,
+      text,
+      contentType: response.headers.get("content-type") ?? "",
+      json: <T>() => JSON.parse(text) as T,
+    };
+  }
+
+  get(path: string, headers?: Record<string, string>) {
+    return this.request("GET", path, { headers });
+  }
+  post(path: string, json?: unknown) {
+    return this.request("POST", path, { json });
+  }
+  patch(path: string, json?: unknown) {
+    return this.request("PATCH", path, { json });
+  }
+  delete(path: string) {
+    return this.request("DELETE", path);
+  }
+
+  async login(email: string, password = PASSWORD): Promise<TestResponse> {
+    const response = await this.post("/api/security/login", { username: email, password });
+    if (response.status !== 200) {
+      throw new Error(`login ${email} failed: ${response.status} ${response.text}`);
+    }
+    return response;
+  }
+}
+
+let counter = 0;
+/** Unique email and phone for accounts a test creates. */
+export function uniqueContact(prefix = "test") {
+  counter++;
+  const n = `${Date.now() % 1_000_000}${counter}`.padStart(8, "0").slice(-8);
+  return { email: `${prefix}.${n}.${counter}@example.fr`, phone: `07${n}` };
+}
+
+export function registrationPayload(overrides: Record<string, unknown> = {}) {
+  const { email, phone } = uniqueContact();
+  return {
+    firstname: "Léa",
+    lastname: "Dupont",
+    birthdate: "1990-05-12",
+    address: "12 rue des Lilas",
+    zipcode: "69001",
+    city: "Lyon",
+    phone,
+    email,
+    password: "Cocktail#2026",
+    passwordConfirmation: "Cocktail#2026",
+    terms: true,
+    privacy: true,
+    age: true,
+    optin: true,
+    ...overrides,
+  };
+}
+
+/** HTTP tests share one database for the process: connections outlive single tests by design. */
+export function httpTest(name: string, fn: () => Promise<void>) {
+  Deno.test({ name, fn, sanitizeOps: false, sanitizeResources: false });
+}
