@@ -305,10 +305,10 @@ async function pageJs(origin: string, html: string) {
 
 async function main(): Promise<number> {
   const opts = {
-    requests: intOption("requests", 20_000, 100, 200_000),
-    seconds: intOption("seconds", 20, 1, 120),
+    requests: intOption("requests", 100_000, 100, 200_000),
+    seconds: intOption("seconds", 10, 1, 120),
     concurrency: intOption("concurrency", 32, 1, 256),
-    warmup: intOption("warmup", 2_000, 0, 20_000),
+    warmup: intOption("warmup", 3_000, 0, 20_000),
     client: Deno.args.includes("--fetch") ? "fetch" : "raw",
   };
 

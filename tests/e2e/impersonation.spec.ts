@@ -72,6 +72,14 @@ test("un client ne peut pas se connecter en tant qu'un autre utilisateur", async
   await page.goto("/dashboard");
   await expect(page.getByTestId("user-name")).toHaveText(DEMO.client2.name);
   await expect(dashboardMenu(page).getByRole("link", { name: "Utilisateurs" })).toHaveCount(0);
+  // Impersonation itself is refused to a non-admin.
+  const attempt = await page.request.post("/admin/switch/00000000-0000-4000-8000-000000000000", {
+    headers: { accept: "application/json", origin: new URL(page.url()).origin },
+  });
+  expect(attempt.status()).toBe(403);
+  await page.reload();
+  await expect(page.getByTestId("admin-mode")).toHaveCount(0);
+  await expect(page.getByTestId("user-name")).toHaveText(DEMO.client2.name);
   // And the switch-back link does nothing for someone who is not impersonating.
   const switchBack = await page.goto("/admin/switch-back");
   expect(switchBack?.status()).toBe(400);

@@ -1,0 +1,27 @@
+import { assertEquals } from "../tests/support/assert.ts";
+import nodeAssert from "node:assert/strict";
+import { loadConfig } from "./config.ts";
+
+const from = (vars: Record<string, string>) => (name: string) => vars[name];
+
+Deno.test("development defaults: embedded database, demo data, port 8000", () => {
+  const config = loadConfig(from({}));
+  assertEquals(config.appEnv, "development");
+  assertEquals(config.port, 8000);
+  assertEquals(config.databaseUrl, "");
+  assertEquals(config.loadDemoData, true);
+  assertEquals(config.secureCookies, false);
+});
+
+Deno.test("production never loads demo data and needs a real secret", () => {
+  nodeAssert.throws(() => loadConfig(from({ NODE_ENV: "production" })), /APP_SECRET/);
+  const config = loadConfig(from({ APP_ENV: "production", APP_SECRET: "x".repeat(32), APP_URL: "https://bar.example.fr/" }));
+  assertEquals(config.loadDemoData, false);
+  assertEquals(config.secureCookies, true);
+  assertEquals(config.appUrl, "https://bar.example.fr");
+});
+
+Deno.test("PORT is honoured and checked", () => {
+  assertEquals(loadConfig(from({ PORT: "3000" })).port, 3000);
+  nodeAssert.throws(() => loadConfig(from({ PORT: "abc" })), /PORT invalide/);
+});

@@ -1,0 +1,133 @@
+// `deno task test`: every check of the project, in order, with one closing line `N passed, M failed`.
+//  1. builds the browser assets;
+//  2. unit and in-process HTTP tests (deno test) on the embedded PGlite;
+//  3. when DATABASE_URL is set: the HTTP tests again on a fresh PostgreSQL database (dropped after),
+//     the pgTAP policy tests, and the pg_cron check on DATABASE_URL's own database;
+//  4. browser tests (Playwright with Debian's /usr/bin/chromium).
+import postgres from "postgres";
+import { runPgTap } from "./pgtap.ts";
+import { checkPgCron } from "./cron_check.ts";
+
+const ROOT = new URL("../", import.meta.url).pathname;
+const CHROMIUM = "/usr/bin/chromium";
+const databaseUrl = Deno.env.get("DATABASE_URL") ?? "";
+const only = Deno.args; // e.g. `deno task test unit e2e`
+const wanted = (step: string) => only.length === 0 || only.includes(step);
+
+interface Outcome {
+  step: string;
+  passed: number;
+  failed: number;
+  note?: string;
+}
+const outcomes: Outcome[] = [];
+
+async function run(cmd: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string }> {
+  const child = new Deno.Command(cmd, {
+    args,
+    cwd: ROOT,
+    env: { NO_COLOR: "1", ...env },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let out = "";
+  const pump = async (stream: ReadableStream<Uint8Array>, sink: typeof Deno.stdout) => {
+    for await (const chunk of stream) {
+      out += new TextDecoder().decode(chunk);
+      await sink.write(chunk);
+    }
+  };
+  const [status] = await Promise.all([child.status, pump(child.stdout, Deno.stdout), pump(child.stderr, Deno.stderr)]);
+  return { code: status.code, out };
+}
+
+/** Counts from deno test's closing line `ok | 12 passed | 0 failed (…)`. */
+function denoCounts(step: string, result: { code: number; out: string }): Outcome {
+  const match = /(?:ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed/.exec(result.out);
+  if (!match) return { step, passed: 0, failed: 1, note: "deno test did not report (type errors?)" };
+  const failed = Number(match[2]) || (result.code === 0 ? 0 : 1);
+  return { step, passed: Number(match[1]), failed };
+}
+
+function deno(args: string[], env: Record<string, string> = {}) {
+  return run(Deno.execPath(), args, env);
+}
+
+async function withFreshDatabase<T>(adminUrl: string, fn: (url: string) => Promise<T>): Promise<T> {
+  const name = `test_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  try {
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    return await fn(url.toString());
+  } finally {
+    await admin.unsafe(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
+const started = Date.now();
+const build = await deno(["run", "-A", "scripts/build.ts"]);
+if (build.code !== 0) outcomes.push({ step: "build", passed: 0, failed: 1 });
+
+if (wanted("unit")) {
+  outcomes.push(denoCounts("deno test (PGlite)", await deno(["test", "-A", "--quiet"])));
+}
+
+if (databaseUrl && wanted("postgres")) {
+  outcomes.push(
+    await withFreshDatabase(databaseUrl, async (url) =>
+      denoCounts("HTTP tests (PostgreSQL)", await deno(["test", "-A", "--quiet", "tests/http/"], { TEST_DATABASE_URL: url }))),
+  );
+}
+
+if (databaseUrl && wanted("pgtap")) {
+  try {
+    const { passed, failed } = await runPgTap(databaseUrl);
+    outcomes.push({ step: "pgTAP", passed, failed });
+  } catch (error) {
+    console.error(error);
+    outcomes.push({ step: "pgTAP", passed: 0, failed: 1, note: String(error) });
+  }
+}
+
+if (databaseUrl && wanted("cron")) {
+  const result = await checkPgCron(databaseUrl);
+  outcomes.push({ step: "pg_cron", passed: result.passed, failed: result.failed, note: result.skipped });
+}
+
+if (wanted("e2e")) {
+  if (!(await Deno.stat(CHROMIUM).catch(() => null))) {
+    outcomes.push({
+      step: "Playwright",
+      passed: 0,
+      failed: 1,
+      note: `${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)`,
+    });
+  } else {
+    const report = `${ROOT}test-results/playwright.json`;
+    const result = await run("node", ["node_modules/@playwright/test/cli.js", "test", "--reporter=list,json"], {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: report,
+    });
+    try {
+      const stats = JSON.parse(await Deno.readTextFile(report)).stats;
+      outcomes.push({
+        step: "Playwright",
+        passed: stats.expected + stats.flaky,
+        failed: stats.unexpected + (result.code !== 0 && stats.unexpected === 0 ? 1 : 0),
+      });
+    } catch {
+      outcomes.push({ step: "Playwright", passed: 0, failed: 1, note: "no report" });
+    }
+  }
+}
+
+console.log("\nSummary");
+for (const o of outcomes) console.log(`  ${o.step}: ${o.passed} passed, ${o.failed} failed${o.note ? ` (${o.note})` : ""}`);
+if (!databaseUrl) console.log("  PostgreSQL, pgTAP and pg_cron: not run (DATABASE_URL not set)");
+const passed = outcomes.reduce((n, o) => n + o.passed, 0);
+const failed = outcomes.reduce((n, o) => n + o.failed, 0);
+console.log(`  in ${Math.round((Date.now() - started) / 1000)} s`);
+console.log(`${passed} passed, ${failed} failed`);
+Deno.exit(failed > 0 || passed === 0 ? 1 : 0);
