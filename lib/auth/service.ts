@@ -24,7 +24,7 @@ export const BAD_CREDENTIALS = "Email ou mot de passe incorrect";
 export interface AuthDeps {
   db: Database;
   logger: Logger;
-  config: { appUrl: string };
+  config: { appUrl: string; appEnv: string };
 }
 
 export async function emailExists(db: Database, email: string): Promise<boolean> {
@@ -191,10 +191,11 @@ export async function switchBack(deps: AuthDeps, session: Session): Promise<stri
 export async function requestPasswordReset(deps: AuthDeps, rawEmail: string): Promise<void> {
   const email = normalizeEmail(rawEmail);
   const token = randomToken();
-  await deps.db.transaction(SERVICE, async (tx) => {
+  const link = `${deps.config.appUrl}/reset-password/${token}`;
+  const sent = await deps.db.transaction(SERVICE, async (tx) => {
     const [user] = await tx<{ id: string; firstname: string }>`
       select id, firstname from public.users where email = ${email} and anonymized_at is null`;
-    if (!user) return;
+    if (!user) return false;
     await tx`update identity.password_reset_tokens set used_at = now() where user_id = ${user.id} and used_at is null`;
     await tx`insert into identity.password_reset_tokens (token_hash, user_id, expires_at)
              values (${await sha256Hex(token)}, ${user.id},

@@ -32,6 +32,20 @@ create index users_type_idx on public.users (type);
 create trigger users_set_updated_at before update on public.users
   for each row execute function public.set_updated_at();
 
+-- A deletion request is always dated now: a user (or a stolen session) cannot back-date it to skip
+-- the 14-day grace period.
+create or replace function public.guard_deleted_at() returns trigger
+language plpgsql set search_path = '' as $$
+begin
+  if new.deleted_at is distinct from old.deleted_at and new.deleted_at is not null
+     and current_user in ('anon', 'authenticated') then
+    new.deleted_at := now();
+  end if;
+  return new;
+end $$;
+create trigger users_guard_deleted_at before update of deleted_at on public.users
+  for each row execute function public.guard_deleted_at();
+
 -- Role helpers, security definer so that policies can read users without recursing into its RLS.
 create or replace function public.current_user_type() returns text
 language sql stable security definer set search_path = '' as $$
@@ -74,10 +88,12 @@ create policy "Admins can delete logs" on public.logs
   for delete to authenticated using ((select public.is_admin()));
 grant select, delete on public.logs to authenticated;
 
--- The identity schema: no grant to anon or authenticated at all.
+-- The identity schema: no table is granted to anon or authenticated; the only function they may call
+-- is identity.change_own_password (below). Functions are not executable by default here.
 create schema if not exists identity;
 revoke all on schema identity from public;
 grant usage on schema identity to service_role;
+alter default privileges in schema identity revoke execute on functions from public;
 
 create table identity.credentials (
   user_id uuid primary key references public.users (id) on delete cascade,
@@ -140,6 +156,8 @@ begin
     delete from identity.credentials c using gone where c.user_id = gone.id
   ), sess as (
     delete from identity.sessions s using gone where s.user_id = gone.id
+  ), tokens as (
+    delete from identity.password_reset_tokens t using gone where t.user_id = gone.id
   )
   select count(*) into purged from gone;
   if purged > 0 then
@@ -174,7 +192,7 @@ begin
   end if;
   update identity.credentials set password_hash = new_hash, updated_at = now()
   where user_id = (select auth.uid());
-  delete from identity.sessions where user_id = (select auth.uid()) and id_hash <> keep_session;
+  delete from identity.sessions where user_id = (select auth.uid()) and id_hash is distinct from keep_session;
 end $$;
 revoke execute on function identity.change_own_password(text, text) from public;
 grant usage on schema identity to authenticated;

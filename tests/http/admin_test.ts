@@ -130,11 +130,17 @@ httpTest("switching back without impersonating is refused", async () => {
   assertEquals((await client.get("/api/user/get")).json().email, "admin@example.fr");
 });
 
-httpTest("admins see the email outbox", async () => {
+httpTest("admins see the email outbox, but never password-reset links", async () => {
+  const { db } = await testEnv();
+  await db.transaction(SERVICE, (tx) =>
+    tx`insert into public.email_outbox (recipient, template, subject, text_body)
+       values ('client2@example.fr', 'test-notice', 'Votre devis est prêt', 'Bonjour')`);
   const client = new Client();
   await client.request("POST", "/forgotten-password", { form: { email: "client2@example.fr" } });
   await client.login("admin@example.fr");
   const page = await client.get("/dashboard/admin/emails");
   assertEquals(page.status, 200);
-  assert(page.text.includes("Réinitialisation de votre mot de passe"));
+  assert(page.text.includes("Votre devis est prêt"));
+  assertEquals(page.text.includes("Réinitialisation de votre mot de passe"), false);
+  assertEquals(page.text.includes("/reset-password/"), false);
 });

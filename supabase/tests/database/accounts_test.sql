@@ -10,7 +10,7 @@
 --   customer A  c0000000-0000-4000-8000-00000000000a      customer B  c0000000-0000-4000-8000-00000000000b
 --   partner A   b0000000-0000-4000-8000-00000000000a      partner B   b0000000-0000-4000-8000-00000000000b
 begin;
-select plan(97);
+select plan(99);
 
 insert into public.users (id, type, email, firstname, lastname, name, siren, phone) values
   ('a0000000-0000-4000-8000-000000000001', 'Admin', 'admin@example.com', 'Ada', 'Admin', null, null, null),
@@ -93,13 +93,23 @@ select results_eq(
   $$values (true)$$,
   'customer A can cancel the deletion request');
 select results_eq(
+  $$update public.users set deleted_at = '2000-01-01' where id = 'c0000000-0000-4000-8000-00000000000a'
+    returning deleted_at > now() - interval '1 minute'$$,
+  $$values (true)$$,
+  'customer A cannot back-date a deletion request to skip the 14-day grace period');
+select results_eq(
+  $$update public.users set deleted_at = null where id = 'c0000000-0000-4000-8000-00000000000a'
+    returning deleted_at is null$$,
+  $$values (true)$$,
+  'customer A cancels it again');
+select results_eq(
   $$with u as (update public.users set firstname = 'Piraté' where id = 'c0000000-0000-4000-8000-00000000000b'
     returning 1) select count(*)::int from u$$,
   array[0], 'customer A cannot update customer B (0 rows)');
+-- No where clause and no column read: only the UPDATE policy (not the SELECT one) limits the rows.
 select results_eq(
-  $$with u as (update public.users set lastname = 'Tous' returning id) select array_agg(id) from u$$,
-  $$values (array['c0000000-0000-4000-8000-00000000000a'::uuid])$$,
-  'an update without a where clause only reaches customer A''s own row');
+  $$with u as (update public.users set lastname = 'Tous' returning 1) select count(*)::int from u$$,
+  array[1], 'an update without a where clause only reaches customer A''s own row');
 select throws_ok(
   $$update public.users set type = 'Admin' where id = 'c0000000-0000-4000-8000-00000000000a'$$,
   '42501', 'permission denied for table users', 'customer A cannot promote themselves to Admin');
