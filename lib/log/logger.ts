@@ -27,9 +27,10 @@ export function createLogger(db: Database, options: { quiet?: boolean } = {}): L
       await db.transaction(
         SERVICE,
         (tx) =>
-          tx`insert into public.logs (service, type, message, context) values (${service}, ${type}, ${message}, ${
-            JSON.stringify(context)
-          }::jsonb)`,
+          // The object itself: postgres.js serialises jsonb parameters (a string would be stored as
+          // a JSON string).
+          tx`insert into public.logs (service, type, message, context)
+             values (${service}, ${type}, ${message}, ${context}::jsonb)`,
       );
     } catch (error) {
       // Logging must never break the action that logs.
