@@ -56,7 +56,7 @@ export function DashboardLayout(
         >
           <ul>
             {menuFor(user.type).map((route) => (
-              <li>
+              <li key={route.path}>
                 <a
                   href={route.path}
                   class={`flex items-center gap-3 px-5 py-2.5 text-sm ${

@@ -19,8 +19,8 @@ export function Document({ title, css, scripts, preloads, bodyHtml, description 
         {description && <meta name="description" content={description} />}
         <link rel="stylesheet" href={css} />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
-        {preloads.map((href) => <link rel="modulepreload" href={href} />)}
-        {scripts.map((src) => <script type="module" src={src} />)}
+        {preloads.map((href) => <link key={href} rel="modulepreload" href={href} />)}
+        {scripts.map((src) => <script key={src} type="module" src={src} />)}
       </head>
       <body
         class="min-h-screen bg-white text-ink antialiased"

@@ -17,6 +17,7 @@ export function FlashMessages({ messages }: { messages: FlashMessage[] }) {
     >
       {messages.slice(0, 5).map((flash, i) => (
         <div
+          key={i}
           role="status"
           data-flash-type={flash.type}
           class={`flash flash-${i} absolute right-0 top-0 w-full rounded-lg px-4 py-3 text-sm font-medium text-white shadow-lg ${

@@ -14,14 +14,14 @@ export function Footer({ chrome, phone }: { chrome: SiteChrome; phone: string })
             <a href={`tel:${phone.replace(/\s/g, "")}`} class="font-semibold text-white">{phone}</a>
           </p>
           <nav aria-label="Réseaux sociaux" class="mt-4 flex gap-3 text-sm">
-            {menus.social.map((item) => <MenuLink item={item} class="hover:text-white" />)}
+            {menus.social.map((item) => <MenuLink key={item.id} item={item} class="hover:text-white" />)}
           </nav>
         </div>
         <nav aria-label="Pied de page 1" class="flex flex-col gap-2 text-sm">
-          {menus.footer1.map((item) => <MenuLink item={item} class="hover:text-white" />)}
+          {menus.footer1.map((item) => <MenuLink key={item.id} item={item} class="hover:text-white" />)}
         </nav>
         <nav aria-label="Pied de page 2" class="flex flex-col gap-2 text-sm">
-          {menus.footer2.map((item) => <MenuLink item={item} class="hover:text-white" />)}
+          {menus.footer2.map((item) => <MenuLink key={item.id} item={item} class="hover:text-white" />)}
         </nav>
       </div>
       {cities.length > 0 && (
@@ -30,9 +30,9 @@ export function Footer({ chrome, phone }: { chrome: SiteChrome; phone: string })
             <p class="mb-3 text-sm font-semibold text-white">Nos bars à cocktails par ville</p>
             <div class="flex flex-wrap gap-x-12 gap-y-4" data-testid="city-columns">
               {cityColumns(cities).map((column) => (
-                <ul class="flex flex-col gap-1 text-sm">
+                <ul key={column[0].slug} class="flex flex-col gap-1 text-sm">
                   {column.map((city) => (
-                    <li>
+                    <li key={city.slug}>
                       <a href={`/ville/${city.slug}`} class="hover:text-white">{city.name}</a>
                     </li>
                   ))}
@@ -45,7 +45,7 @@ export function Footer({ chrome, phone }: { chrome: SiteChrome; phone: string })
       <div class="border-t border-white/10">
         <div class="mx-auto flex max-w-6xl flex-col gap-3 px-4 py-6 text-xs md:flex-row md:items-center md:justify-between">
           <nav aria-label="Mentions" class="flex flex-wrap gap-4">
-            {menus.bottom.map((item) => <MenuLink item={item} class="hover:text-white" />)}
+            {menus.bottom.map((item) => <MenuLink key={item.id} item={item} class="hover:text-white" />)}
           </nav>
           <p class="font-semibold text-amber-300">{ALCOHOL_WARNING}</p>
           <p>

@@ -45,10 +45,10 @@ export function Header({ menus, user }: { menus: SiteChrome["menus"]; user: Sess
       <div class="hidden border-b border-slate-100 bg-slate-50 md:block">
         <div class="mx-auto flex max-w-6xl items-center justify-between px-4 py-1.5 text-xs text-slate-600">
           <nav aria-label="Outils" class="flex gap-4">
-            {menus.tools.map((item) => <MenuLink item={item} class="hover:text-brand-600" />)}
+            {menus.tools.map((item) => <MenuLink key={item.id} item={item} class="hover:text-brand-600" />)}
           </nav>
           <nav aria-label="Réseaux sociaux" class="flex gap-3">
-            {menus.social.map((item) => <MenuLink item={item} class="hover:text-brand-600" />)}
+            {menus.social.map((item) => <MenuLink key={item.id} item={item} class="hover:text-brand-600" />)}
           </nav>
         </div>
       </div>
@@ -70,7 +70,9 @@ export function Header({ menus, user }: { menus: SiteChrome["menus"]; user: Sess
             Menu
           </summary>
           <div class="absolute right-0 z-30 mt-2 flex w-64 flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-lg">
-            {[...menus.main, ...menus.tools].map((item) => <MenuLink item={item} class="text-sm" />)}
+            {[...menus.main, ...menus.tools].map((item) => (
+              <MenuLink key={item.id} item={item} class="text-sm" />
+            ))}
             <AccountLinks user={user} />
           </div>
         </details>

@@ -198,7 +198,7 @@ export default function ProfileForm({ user: initialUser, birthYears }: ProfileFo
                   onChange={(e) => setBirth({ ...birth, day: (e.target as HTMLSelectElement).value })}
                 >
                   <option value="">Jour</option>
-                  {days.map((d) => <option value={d}>{d}</option>)}
+                  {days.map((d) => <option key={d} value={d}>{d}</option>)}
                 </select>
                 <Err name="birthDay" errors={errors} />
               </label>
@@ -211,7 +211,7 @@ export default function ProfileForm({ user: initialUser, birthYears }: ProfileFo
                   onChange={(e) => setBirth({ ...birth, month: (e.target as HTMLSelectElement).value })}
                 >
                   <option value="">Mois</option>
-                  {MONTHS.map((m, i) => <option value={String(i + 1)}>{m}</option>)}
+                  {MONTHS.map((m, i) => <option key={m} value={String(i + 1)}>{m}</option>)}
                 </select>
                 <Err name="birthMonth" errors={errors} />
               </label>
@@ -224,7 +224,7 @@ export default function ProfileForm({ user: initialUser, birthYears }: ProfileFo
                   onChange={(e) => setBirth({ ...birth, year: (e.target as HTMLSelectElement).value })}
                 >
                   <option value="">Année</option>
-                  {birthYears.map((y) => <option value={String(y)}>{y}</option>)}
+                  {birthYears.map((y) => <option key={y} value={String(y)}>{y}</option>)}
                 </select>
                 <Err name="birthYear" errors={errors} />
               </label>
@@ -295,7 +295,10 @@ export default function ProfileForm({ user: initialUser, birthYears }: ProfileFo
           : (
             <ul class="mt-3 space-y-2" data-testid="additional-emails">
               {emails.map((email) => (
-                <li class="flex items-center justify-between rounded-lg bg-slate-50 px-3 py-2 text-sm">
+                <li
+                  key={email}
+                  class="flex items-center justify-between rounded-lg bg-slate-50 px-3 py-2 text-sm"
+                >
                   {email}
                   <button
                     type="button"

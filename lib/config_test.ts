@@ -15,7 +15,9 @@ Deno.test("development defaults: embedded database, demo data, port 8000", () =>
 
 Deno.test("production never loads demo data and needs a real secret", () => {
   nodeAssert.throws(() => loadConfig(from({ NODE_ENV: "production" })), /APP_SECRET/);
-  const config = loadConfig(from({ APP_ENV: "production", APP_SECRET: "x".repeat(32), APP_URL: "https://bar.example.fr/" }));
+  const config = loadConfig(
+    from({ APP_ENV: "production", APP_SECRET: "x".repeat(32), APP_URL: "https://bar.example.fr/" }),
+  );
   assertEquals(config.loadDemoData, false);
   assertEquals(config.secureCookies, true);
   assertEquals(config.appUrl, "https://bar.example.fr");

@@ -42,7 +42,9 @@ export function adminRoutes(app: Hono<AppEnv>) {
             placeholder="Rechercher un nom, un email…"
             class="w-72 rounded-lg border border-slate-300 px-3 py-2 text-sm"
           />
-          <button class="rounded-lg bg-slate-800 px-4 py-2 text-sm text-white">Rechercher</button>
+          <button type="submit" class="rounded-lg bg-slate-800 px-4 py-2 text-sm text-white">
+            Rechercher
+          </button>
         </form>
         <div class="overflow-x-auto rounded-xl border border-slate-200 bg-white">
           <table class="w-full text-left text-sm">
@@ -57,7 +59,7 @@ export function adminRoutes(app: Hono<AppEnv>) {
             </thead>
             <tbody>
               {users.map((user) => (
-                <tr class="border-t border-slate-100" data-user-email={user.email}>
+                <tr key={user.id} class="border-t border-slate-100" data-user-email={user.email}>
                   <td class="px-4 py-3">
                     {user.firstname} {user.lastname}
                     {user.name && <span class="block text-xs text-slate-500">{user.name}</span>}
@@ -71,7 +73,10 @@ export function adminRoutes(app: Hono<AppEnv>) {
                   <td class="px-4 py-3">
                     {user.id !== c.var.session!.user.id && (
                       <form method="post" action={`/admin/switch/${user.id}`}>
-                        <button class="rounded-lg border border-slate-300 px-3 py-1 text-xs hover:border-brand-500">
+                        <button
+                          type="submit"
+                          class="rounded-lg border border-slate-300 px-3 py-1 text-xs hover:border-brand-500"
+                        >
                           Se connecter en tant que
                         </button>
                       </form>
@@ -103,7 +108,7 @@ export function adminRoutes(app: Hono<AppEnv>) {
           : (
             <ul class="space-y-3">
               {emails.map((email) => (
-                <li class="rounded-xl border border-slate-200 bg-white p-4">
+                <li key={email.id} class="rounded-xl border border-slate-200 bg-white p-4">
                   <details>
                     <summary class="cursor-pointer text-sm">
                       <span class="font-semibold">{email.subject}</span> — {email.recipient}

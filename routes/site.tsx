@@ -15,7 +15,7 @@ function LegalPage({ title, sections }: { title: string; sections: { title: stri
     <article class="mx-auto max-w-3xl px-4 py-12">
       <h1 class="text-3xl font-bold">{title}</h1>
       {sections.map((s) => (
-        <section class="mt-8">
+        <section key={s.title} class="mt-8">
           <h2 class="text-xl font-semibold">{s.title}</h2>
           <p class="mt-2 leading-relaxed text-slate-700">{s.text}</p>
         </section>
@@ -68,7 +68,7 @@ export function siteRoutes(app: Hono<AppEnv>) {
             <h2 class="text-2xl font-bold">Nous intervenons près de chez vous</h2>
             <ul class="mt-6 flex flex-wrap gap-2">
               {cities.map((city) => (
-                <li>
+                <li key={city.slug}>
                   <a
                     href={`/ville/${city.slug}`}
                     class="inline-block rounded-full bg-slate-100 px-4 py-1.5 text-sm hover:bg-brand-100"

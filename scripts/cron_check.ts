@@ -5,10 +5,14 @@ import postgres from "postgres";
 import { openPostgres } from "../lib/db/postgres.ts";
 import { migrate } from "../lib/db/migrate.ts";
 
-export async function checkPgCron(url: string): Promise<{ passed: number; failed: number; skipped?: string }> {
+export async function checkPgCron(
+  url: string,
+): Promise<{ passed: number; failed: number; skipped?: string }> {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
-    const [{ cronDb, db, available }] = await sql<{ cronDb: string | null; db: string; available: boolean }[]>`
+    const [{ cronDb, db, available }] = await sql<
+      { cronDb: string | null; db: string; available: boolean }[]
+    >`
       select current_setting('cron.database_name', true) as "cronDb", current_database() as db,
              exists (select from pg_available_extensions where name = 'pg_cron') as available`;
     if (!available || cronDb !== db) return { passed: 0, failed: 0, skipped: `pg_cron does not serve ${db}` };
@@ -48,6 +52,10 @@ if (import.meta.main) {
     Deno.exit(0);
   }
   const result = await checkPgCron(url);
-  console.log(result.skipped ? `pg_cron: skipped (${result.skipped})` : `pg_cron: ${result.passed} passed, ${result.failed} failed`);
+  console.log(
+    result.skipped
+      ? `pg_cron: skipped (${result.skipped})`
+      : `pg_cron: ${result.passed} passed, ${result.failed} failed`,
+  );
   Deno.exit(result.failed ? 1 : 0);
 }

@@ -22,7 +22,11 @@ interface Outcome {
 }
 const outcomes: Outcome[] = [];
 
-async function run(cmd: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string }> {
+async function run(
+  cmd: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; out: string }> {
   const child = new Deno.Command(cmd, {
     args,
     cwd: ROOT,
@@ -37,7 +41,11 @@ async function run(cmd: string, args: string[], env: Record<string, string> = {}
       await sink.write(chunk);
     }
   };
-  const [status] = await Promise.all([child.status, pump(child.stdout, Deno.stdout), pump(child.stderr, Deno.stderr)]);
+  const [status] = await Promise.all([
+    child.status,
+    pump(child.stdout, Deno.stdout),
+    pump(child.stderr, Deno.stderr),
+  ]);
   return { code: status.code, out };
 }
 
@@ -77,8 +85,14 @@ if (wanted("unit")) {
 
 if (databaseUrl && wanted("postgres")) {
   outcomes.push(
-    await withFreshDatabase(databaseUrl, async (url) =>
-      denoCounts("HTTP tests (PostgreSQL)", await deno(["test", "-A", "--quiet", "tests/http/"], { TEST_DATABASE_URL: url }))),
+    await withFreshDatabase(
+      databaseUrl,
+      async (url) =>
+        denoCounts(
+          "HTTP tests (PostgreSQL)",
+          await deno(["test", "-A", "--quiet", "tests/http/"], { TEST_DATABASE_URL: url }),
+        ),
+    ),
   );
 }
 
@@ -107,9 +121,13 @@ if (wanted("e2e")) {
     });
   } else {
     const report = `${ROOT}test-results/playwright.json`;
-    const result = await run("node", ["node_modules/@playwright/test/cli.js", "test", "--reporter=list,json"], {
-      PLAYWRIGHT_JSON_OUTPUT_NAME: report,
-    });
+    const result = await run(
+      "node",
+      ["node_modules/@playwright/test/cli.js", "test", "--reporter=list,json"],
+      {
+        PLAYWRIGHT_JSON_OUTPUT_NAME: report,
+      },
+    );
     try {
       const stats = JSON.parse(await Deno.readTextFile(report)).stats;
       outcomes.push({
@@ -124,7 +142,9 @@ if (wanted("e2e")) {
 }
 
 console.log("\nSummary");
-for (const o of outcomes) console.log(`  ${o.step}: ${o.passed} passed, ${o.failed} failed${o.note ? ` (${o.note})` : ""}`);
+for (const o of outcomes) {
+  console.log(`  ${o.step}: ${o.passed} passed, ${o.failed} failed${o.note ? ` (${o.note})` : ""}`);
+}
 if (!databaseUrl) console.log("  PostgreSQL, pgTAP and pg_cron: not run (DATABASE_URL not set)");
 const passed = outcomes.reduce((n, o) => n + o.passed, 0);
 const failed = outcomes.reduce((n, o) => n + o.failed, 0);

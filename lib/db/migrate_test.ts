@@ -29,9 +29,14 @@ test("migrations apply once, in order, recorded like the Supabase CLI", async ()
     ];
     assertEquals(await migrate(db, list), ["000", "001", "002"]);
     assertEquals(await migrate(db, list), [], "a second run applies nothing");
-    const rows = await asOwner(db, (tx) =>
-      tx`select version, name from supabase_migrations.schema_migrations order by version`);
-    assertEquals(rows, [{ version: "000", name: "roles" }, { version: "001", name: "first" }, { version: "002", name: "second" }]);
+    const rows = await asOwner(
+      db,
+      (tx) => tx`select version, name from supabase_migrations.schema_migrations order by version`,
+    );
+    assertEquals(rows, [{ version: "000", name: "roles" }, { version: "001", name: "first" }, {
+      version: "002",
+      name: "second",
+    }]);
   } finally {
     await db.close();
   }
@@ -46,12 +51,21 @@ test("a failing migration is rolled back whole and stops the run", async () => {
       { version: "002", name: "broken", sql: "create table public.b (id int); select * from nowhere;" },
       { version: "003", name: "after", sql: "create table public.c (id int);" },
     ];
-    await assertRejects(() => migrate(db, list), (e) => (e as Error).message.startsWith("La migration 002_broken a échoué"));
-    const tables = await asOwner(db, (tx) =>
-      tx<{ name: string }>`select table_name as name from information_schema.tables
-                           where table_schema = 'public' order by 1`);
+    await assertRejects(
+      () => migrate(db, list),
+      (e) => (e as Error).message.startsWith("La migration 002_broken a échoué"),
+    );
+    const tables = await asOwner(
+      db,
+      (tx) =>
+        tx<{ name: string }>`select table_name as name from information_schema.tables
+                           where table_schema = 'public' order by 1`,
+    );
     assertEquals(tables.map((t) => t.name), ["a"]);
-    const versions = await asOwner(db, (tx) => tx`select version from supabase_migrations.schema_migrations order by 1`);
+    const versions = await asOwner(
+      db,
+      (tx) => tx`select version from supabase_migrations.schema_migrations order by 1`,
+    );
     assertEquals(versions, [{ version: "000" }, { version: "001" }]);
   } finally {
     await db.close();

@@ -132,9 +132,12 @@ httpTest("switching back without impersonating is refused", async () => {
 
 httpTest("admins see the email outbox, but never password-reset links", async () => {
   const { db } = await testEnv();
-  await db.transaction(SERVICE, (tx) =>
-    tx`insert into public.email_outbox (recipient, template, subject, text_body)
-       values ('client2@example.fr', 'test-notice', 'Votre devis est prêt', 'Bonjour')`);
+  await db.transaction(
+    SERVICE,
+    (tx) =>
+      tx`insert into public.email_outbox (recipient, template, subject, text_body)
+       values ('client2@example.fr', 'test-notice', 'Votre devis est prêt', 'Bonjour')`,
+  );
   const client = new Client();
   await client.request("POST", "/forgotten-password", { form: { email: "client2@example.fr" } });
   await client.login("admin@example.fr");
