@@ -22,8 +22,7 @@ export default defineConfig({
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  // `list` for humans; the summary reporter prints one greppable line per test and a final total.
-  reporter: [["list"], ["./tests/e2e/support/summary-reporter.ts"]],
+  reporter: [["list"]],
   outputDir: "test-results",
   use: {
     baseURL: BASE_URL,

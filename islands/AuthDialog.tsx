@@ -1,24 +1,44 @@
-// The login popup: a button opening a native <dialog> around the login/register form.
-import { useEffect, useRef } from "react";
+// The login popup: buttons opening one native <dialog> around the login/register form, in the mode of
+// the button pressed.
+import { useEffect, useRef, useState } from "react";
 import AuthForm, { type AuthFormProps } from "./AuthForm.tsx";
 
-export interface AuthDialogProps extends AuthFormProps {
-  buttonLabel: string;
-  buttonClass?: string;
+export interface AuthDialogButton {
+  label: string;
+  className: string;
+  mode: "login" | "register";
 }
 
-export default function AuthDialog({ buttonLabel, buttonClass, ...form }: AuthDialogProps) {
+export interface AuthDialogProps extends Omit<AuthFormProps, "mode"> {
+  buttons: AuthDialogButton[];
+}
+
+export default function AuthDialog({ buttons, ...form }: AuthDialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
+  const [mode, setMode] = useState<"login" | "register">(buttons[0]?.mode ?? "login");
+  const [opened, setOpened] = useState(0);
   useEffect(() => {
     const close = () => dialog.current?.close();
     globalThis.addEventListener("after-login", close);
     return () => globalThis.removeEventListener("after-login", close);
   }, []);
+  const open = (next: "login" | "register") => {
+    setMode(next);
+    setOpened(opened + 1); // a fresh form each time the dialog opens
+    dialog.current?.showModal();
+  };
   return (
     <>
-      <button type="button" class={buttonClass} onClick={() => dialog.current?.showModal()}>
-        {buttonLabel}
-      </button>
+      {buttons.map((button) => (
+        <button
+          key={button.label}
+          type="button"
+          class={button.className}
+          onClick={() => open(button.mode)}
+        >
+          {button.label}
+        </button>
+      ))}
       <dialog
         ref={dialog}
         class="m-auto w-[min(800px,calc(100vw-2rem))] bg-transparent p-0"
@@ -33,7 +53,7 @@ export default function AuthDialog({ buttonLabel, buttonClass, ...form }: AuthDi
           >
             ×
           </button>
-          <AuthForm {...form} />
+          <AuthForm key={`${mode}-${opened}`} {...form} mode={mode} />
         </div>
       </dialog>
     </>

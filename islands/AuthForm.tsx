@@ -50,10 +50,13 @@ function TextField(
     autoComplete?: string;
   },
 ) {
+  // The error sits after the label, tied to the input by aria-describedby, so that screen readers
+  // read the field's name alone and then its error.
   return (
-    <label class="block text-sm">
-      <span class="font-medium text-slate-700">{label}</span>
+    <div class="text-sm">
+      <label for={`field-${name}`} class="block font-medium text-slate-700">{label}</label>
       <input
+        id={`field-${name}`}
         name={name}
         type={type}
         value={value}
@@ -66,7 +69,7 @@ function TextField(
         }`}
       />
       <FieldError id={`${name}-error`} message={error} />
-    </label>
+    </div>
   );
 }
 
@@ -176,8 +179,12 @@ export default function AuthForm(
       type={type}
       autoComplete={autoComplete}
       value={form[name]}
-      error={errors[name] ?? taken[name]}
-      onInput={(v) => setForm({ ...form, [name]: v })}
+      error={taken[name] ?? errors[name]}
+      onInput={(v) => {
+        setForm({ ...form, [name]: v });
+        // A server message about this field no longer applies once it is edited.
+        if (errors[name]) setErrors({ ...errors, [name]: "" });
+      }}
     />
   );
 

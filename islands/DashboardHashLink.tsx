@@ -5,8 +5,13 @@ import { dashboardPathForHash } from "../lib/dashboard/menu.ts";
 
 export default function DashboardHashLink() {
   useEffect(() => {
-    const target = dashboardPathForHash(globalThis.location.hash);
-    if (target) globalThis.location.replace(target);
+    const follow = () => {
+      const target = dashboardPathForHash(globalThis.location.hash);
+      if (target) globalThis.location.replace(target);
+    };
+    follow();
+    globalThis.addEventListener("hashchange", follow);
+    return () => globalThis.removeEventListener("hashchange", follow);
   }, []);
   return null;
 }

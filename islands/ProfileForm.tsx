@@ -53,7 +53,13 @@ function Section({ title, children }: { title: string; children: preact.Componen
 }
 
 function Err({ name, errors }: { name: string; errors: Errors }) {
-  return errors[name] ? <p class="mt-1 text-xs text-red-600" data-error-for={name}>{errors[name]}</p> : null;
+  return errors[name]
+    ? (
+      <p id={`profile-${name}-error`} class="mt-1 text-xs text-red-600" data-error-for={name}>
+        {errors[name]}
+      </p>
+    )
+    : null;
 }
 
 export default function ProfileForm({ user: initialUser, birthYears }: ProfileFormProps) {
@@ -87,18 +93,21 @@ export default function ProfileForm({ user: initialUser, birthYears }: ProfileFo
     type = "text",
     extra: Record<string, unknown> = {},
   ) => (
-    <label class="block text-sm">
-      <span class="font-medium text-slate-700">{label}</span>
+    <div class="text-sm">
+      <label for={`profile-${name}`} class="block font-medium text-slate-700">{label}</label>
       <input
+        id={`profile-${name}`}
         name={name}
         type={type}
         value={form[name]}
+        aria-invalid={errors[name] ? "true" : undefined}
+        aria-describedby={errors[name] ? `profile-${name}-error` : undefined}
         class={inputClass(errors[name])}
         onInput={(e) => setForm({ ...form, [name]: (e.target as HTMLInputElement).value })}
         {...extra}
       />
       <Err name={name} errors={errors} />
-    </label>
+    </div>
   );
 
   const addEmail = () => {

@@ -8,6 +8,7 @@ import { listOutbox } from "../lib/mail/outbox.ts";
 import { impersonate, switchBack } from "../lib/auth/service.ts";
 import { homeFor } from "../lib/dashboard/menu.ts";
 import { AppError } from "../lib/errors.ts";
+import { isForeignNavigation } from "../lib/http/security.ts";
 
 const TYPE_LABELS = { Admin: "Administrateur", Company: "Partenaire", Customer: "Client" } as const;
 const dateTime = new Intl.DateTimeFormat("fr-FR", {
@@ -140,6 +141,7 @@ export function adminRoutes(app: Hono<AppEnv>) {
   });
 
   app.get("/admin/switch-back", async (c) => {
+    if (isForeignNavigation(c)) return c.redirect("/dashboard", 303);
     const session = requireSession(c);
     const token = await switchBack(c.var.deps, session);
     setSessionCookie(c, token);

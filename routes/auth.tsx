@@ -23,6 +23,7 @@ import {
   resetPassword,
 } from "../lib/auth/service.ts";
 import { safeRedirect } from "../lib/auth/policy.ts";
+import { isForeignNavigation } from "../lib/http/security.ts";
 import { homeFor } from "../lib/dashboard/menu.ts";
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -119,6 +120,7 @@ export function authRoutes(app: Hono<AppEnv>) {
   });
 
   const doLogout = async (c: Ctx) => {
+    if (isForeignNavigation(c)) return c.redirect("/", 303);
     if (c.var.session) await logout(c.var.deps.db, c.var.session);
     clearSessionCookie(c);
     await addFlash(c, "info", "Vous êtes déconnecté.");

@@ -45,19 +45,20 @@ export function siteRoutes(app: Hono<AppEnv>) {
               <Island
                 component={AuthDialog}
                 props={{
-                  buttonLabel: "Créer mon compte",
-                  buttonClass:
-                    "rounded-full bg-brand-500 px-6 py-3 font-semibold text-white hover:bg-brand-600",
-                  mode: "register",
-                }}
-              />
-              <Island
-                component={AuthDialog}
-                props={{
-                  buttonLabel: "J'ai déjà un compte",
-                  buttonClass:
-                    "rounded-full border border-slate-300 px-6 py-3 font-semibold hover:border-brand-500",
-                  mode: "login",
+                  buttons: [
+                    {
+                      label: "Créer mon compte",
+                      className:
+                        "rounded-full bg-brand-500 px-6 py-3 font-semibold text-white hover:bg-brand-600",
+                      mode: "register",
+                    },
+                    {
+                      label: "J'ai déjà un compte",
+                      className:
+                        "rounded-full border border-slate-300 px-6 py-3 font-semibold hover:border-brand-500",
+                      mode: "login",
+                    },
+                  ],
                 }}
               />
             </div>

@@ -24,6 +24,7 @@ import { migrate } from "../lib/db/migrate.ts";
 import { seedDemoData } from "../lib/seed/demo.ts";
 import { createLogger } from "../lib/log/logger.ts";
 import { createApp } from "../lib/http/app.ts";
+import { SERVICE } from "../lib/db/database.ts";
 import { getManifest } from "../lib/islands/manifest.ts";
 
 const PAGE = "/ville/paris";
@@ -33,6 +34,8 @@ const TARGET_RATIO = 0.4;
 interface LoadResult {
   requests: number;
   errors: number;
+  /** Kinds of wrong responses in the measured phase, with their counts. */
+  problems: Record<string, number>;
   seconds: number;
   rps: number;
   p50: number;
@@ -63,7 +66,8 @@ function cpuMs(): number {
 // at a time, checking each response (status 200, expected body length). Prints "measuring" when the
 // measured phase starts (so the parent can read its own CPU clock at the same moment), then one JSON line.
 
-type Fetcher = () => Promise<boolean>;
+/** Sends one request; resolves to null when the response is right, else to what was wrong. */
+type Fetcher = () => Promise<string | null>;
 
 /** A keep-alive HTTP/1.1 connection driven by hand: one precomputed request, responses framed by
  * Content-Length. Several times cheaper per request than fetch(), so a client on one core can keep up
@@ -111,15 +115,24 @@ async function rawConnection(target: URL, expectedBytes: number): Promise<Fetche
       }
     }
     if (have !== total) throw new Error("unexpected bytes after the response");
-    return status === 200 && bodyLength === expectedBytes;
+    if (status === 200 && bodyLength === expectedBytes) return null;
+    return describe(status, buf.subarray(headerEnd, total));
   };
+}
+
+/** A wrong response in a few words: status, size, and the body itself when it is short. */
+function describe(status: number, body: Uint8Array): string {
+  const text = body.length <= 200 ? `: ${JSON.stringify(new TextDecoder().decode(body))}` : "";
+  return `HTTP ${status}, ${body.length} bytes${text}`;
 }
 
 function fetchConnection(target: URL, expectedBytes: number): Fetcher {
   return async () => {
     const res = await fetch(target);
     const body = await res.arrayBuffer();
-    return res.status === 200 && body.byteLength === expectedBytes;
+    return res.status === 200 && body.byteLength === expectedBytes
+      ? null
+      : describe(res.status, new Uint8Array(body));
   };
 }
 
@@ -136,6 +149,7 @@ async function runClient(): Promise<void> {
       ? Array.from({ length: c }, () => fetchConnection(target, expectedBytes))
       : await Promise.all(Array.from({ length: c }, () => rawConnection(target, expectedBytes)));
 
+  const problems = new Map<string, number>();
   const phase = async (count: number, maxMs: number, latencies: Float64Array | null) => {
     let issued = 0;
     let done = 0;
@@ -145,11 +159,11 @@ async function runClient(): Promise<void> {
       while (issued < count && performance.now() < deadline) {
         issued++;
         const t0 = performance.now();
-        let ok = false;
+        let problem: string | null;
         try {
-          ok = await connections[index]();
-        } catch {
-          ok = false;
+          problem = await connections[index]();
+        } catch (error) {
+          problem = `${(error as Error).name}: ${(error as Error).message}`;
           if (kind !== "fetch") {
             try {
               connections[index] = await rawConnection(target, expectedBytes); // bounded by the loop above
@@ -158,7 +172,10 @@ async function runClient(): Promise<void> {
         }
         if (latencies) latencies[done] = performance.now() - t0;
         done++;
-        if (!ok) errors++;
+        if (problem) {
+          errors++;
+          if (latencies) problems.set(problem, (problems.get(problem) ?? 0) + 1);
+        }
       }
     };
     await Promise.all(Array.from({ length: c }, (_, i) => worker(i)));
@@ -180,6 +197,7 @@ async function runClient(): Promise<void> {
   const result: LoadResult = {
     requests: done,
     errors,
+    problems: Object.fromEntries([...problems].slice(0, 10)),
     seconds: elapsedMs / 1000,
     rps: done / (elapsedMs / 1000),
     p50: percentile(sorted, 0.5),
@@ -246,6 +264,25 @@ function lineSplitter(): TransformStream<string, string> {
       if (pending) controller.enqueue(pending);
     },
   });
+}
+
+/** Share of all cores busy over `ms` (Linux /proc/stat), while this process is idle; null elsewhere. */
+async function machineBusyPercent(ms: number): Promise<number | null> {
+  const read = () => {
+    const fields = Deno.readTextFileSync("/proc/stat").split("\n")[0].trim().split(/\s+/).slice(1).map(
+      Number,
+    );
+    const idle = fields[3] + (fields[4] ?? 0);
+    return { idle, total: fields.reduce((a, b) => a + b, 0) };
+  };
+  try {
+    const a = read();
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    const b = read();
+    return b.total === a.total ? 0 : (1 - (b.idle - a.idle) / (b.total - a.total)) * 100;
+  } catch {
+    return null;
+  }
 }
 
 /** Script sources and modulepreload hrefs of an HTML page, plus the byte count of inline scripts. */
@@ -365,6 +402,11 @@ async function main(): Promise<number> {
     `Load: up to ${opts.requests} requests or ${opts.seconds} s per target, concurrency ${opts.concurrency}, ` +
       `${opts.warmup} warm-up requests, ${opts.client} client in a child process (${navigator.hardwareConcurrency} cores)`,
   );
+  // Other processes on a 2-core machine change the numbers a lot (bare req/s can halve): say so.
+  const busy = await machineBusyPercent(1000);
+  if (busy !== null && busy > 10) {
+    console.log(`  note: the machine was ${busy.toFixed(0)}% busy just before the run (other processes)`);
+  }
   const real = await load(realOrigin + PAGE, pageBytes, opts);
   const bareResult = await load(bareOrigin + PAGE, pageBytes, opts);
 
@@ -395,7 +437,11 @@ async function main(): Promise<number> {
     );
   }
   if (real.errors || bareResult.errors) {
-    console.log("  warning: some responses were not 200 with the expected body");
+    for (const [name, r] of [["real app", real], ["bare handler", bareResult]] as const) {
+      for (const [problem, count] of Object.entries(r.problems)) {
+        console.log(`  warning: ${name}: ${count} wrong responses: ${problem}`);
+      }
+    }
   }
 
   console.log();
@@ -415,6 +461,15 @@ async function main(): Promise<number> {
   if (loginScripts.notPreloaded.length) {
     console.log(`  note: imported but not modulepreloaded: ${loginScripts.notPreloaded.join(", ")}`);
   }
+
+  // Unexpected errors the real app met during the run (its logger writes them to public.logs).
+  const logged = await db.transaction(
+    SERVICE,
+    (tx) =>
+      tx<{ message: string; count: number }>`select message, count(*)::int as count from public.logs
+        where type = 'error' group by message order by count desc limit 5`,
+  );
+  for (const { message, count } of logged) console.log(`  app error log: ${count} x ${message}`);
 
   for (const server of servers) await server.shutdown();
   await db.close();

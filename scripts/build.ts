@@ -96,14 +96,30 @@ async function writeManifest(manifest: Manifest) {
   await Deno.writeTextFile(`${OUT}/manifest.json`, JSON.stringify(manifest, null, 2));
 }
 
+/** Builds next to the current files, switches the manifest, then removes what it no longer names:
+ * a server already running keeps finding its files until the new manifest is in place. */
 export async function build(dev = false): Promise<Manifest> {
-  await Deno.remove(OUT, { recursive: true }).catch(() => {});
   await Deno.mkdir(OUT, { recursive: true });
   const [result, css] = await Promise.all([esbuild.build(await esbuildOptions(dev)), buildCss(dev)]);
   const manifest = { css, islands: islandsFromMetafile(result.metafile!) };
   await writeManifest(manifest);
   await esbuild.stop();
+  await pruneStale(
+    new Set(Object.keys(result.metafile!.outputs).map((f) => f.slice(f.indexOf("build/") + 6))),
+    css,
+  );
   return manifest;
+}
+
+async function pruneStale(keepIslands: Set<string>, css: string) {
+  for await (const entry of Deno.readDir(`${OUT}/islands`)) {
+    if (!keepIslands.has(`islands/${entry.name}`)) await Deno.remove(`${OUT}/islands/${entry.name}`);
+  }
+  for await (const entry of Deno.readDir(OUT)) {
+    if (entry.isFile && entry.name.startsWith("styles-") && `/build/${entry.name}` !== css) {
+      await Deno.remove(`${OUT}/${entry.name}`);
+    }
+  }
 }
 
 /** Development: rebuild islands and CSS whenever a source file changes. */

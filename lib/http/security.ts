@@ -1,6 +1,6 @@
 // Security middleware: headers with a strict CSP (island bundles are same-origin files, no inline
 // script), a CSRF check on every state-changing request, and a request size limit.
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import { bodyLimit } from "hono/body-limit";
 import { AppError } from "../errors.ts";
@@ -46,6 +46,13 @@ export function csrfProtection(appUrl: string): MiddlewareHandler<AppEnv> {
     }
     await next();
   };
+}
+
+/** The spec's /logout and /admin/switch-back are plain links (GET). They act only on navigations
+ * from this site or typed by the user, never on a link or image from another site. */
+export function isForeignNavigation(c: Context<AppEnv>): boolean {
+  const site = c.req.header("sec-fetch-site");
+  return site === "cross-site" || site === "same-site";
 }
 
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -31,21 +31,24 @@ async function openRegistration(page: Page): Promise<Locator> {
   return card;
 }
 
+/** An input of the AuthForm by its name (labels also contain the field's error once there is one). */
+function authInput(card: Locator, name: string): Locator {
+  return card.locator(`input[name="${name}"]`);
+}
+
 /** Fills the personal part of the registration form and ticks the four consents. */
 async function fillRegistration(card: Locator, account: NewAccount): Promise<void> {
-  await card.getByLabel("Prénom", { exact: true }).fill(account.firstname);
-  await card.getByLabel("Nom", { exact: true }).fill(account.lastname);
-  await card.getByLabel("Date de naissance", { exact: true }).fill(account.birthdate);
-  await card.getByLabel("Téléphone", { exact: true }).fill(account.phone);
-  await card.getByLabel("Adresse", { exact: true }).fill(account.address);
-  await card.getByLabel("Code postal", { exact: true }).fill(account.zipcode);
-  await card.getByLabel("Ville", { exact: true }).fill(account.city);
-  await card.getByLabel("Email", { exact: true }).fill(account.email);
-  await card.getByLabel("Mot de passe", { exact: true }).fill(account.password);
-  await card.getByLabel("Confirmation du mot de passe", { exact: true }).fill(account.password);
-  for (const name of ["terms", "privacy", "age", "optin"]) {
-    await card.locator(`input[type=checkbox][name=${name}]`).check();
-  }
+  await authInput(card, "firstname").fill(account.firstname);
+  await authInput(card, "lastname").fill(account.lastname);
+  await authInput(card, "birthdate").fill(account.birthdate);
+  await authInput(card, "phone").fill(account.phone);
+  await authInput(card, "address").fill(account.address);
+  await authInput(card, "zipcode").fill(account.zipcode);
+  await authInput(card, "city").fill(account.city);
+  await authInput(card, "email").fill(account.email);
+  await authInput(card, "password").fill(account.password);
+  await authInput(card, "passwordConfirmation").fill(account.password);
+  for (const name of ["terms", "privacy", "age", "optin"]) await authInput(card, name).check();
 }
 
 async function submitRegistration(page: Page, card: Locator): Promise<void> {
@@ -57,8 +60,27 @@ async function submitRegistration(page: Page, card: Locator): Promise<void> {
 test.describe("Inscription", () => {
   test("une inscription vide affiche les erreurs en français sous chaque champ", async ({ page }) => {
     const card = await openRegistration(page);
-    await submitRegistration(page, card);
+    // The French labels of the form.
+    for (
+      const [label, name] of [
+        ["Prénom", "firstname"],
+        ["Nom", "lastname"],
+        ["Date de naissance", "birthdate"],
+        ["Téléphone", "phone"],
+        ["Adresse", "address"],
+        ["Code postal", "zipcode"],
+        ["Ville", "city"],
+        ["Email", "email"],
+        ["Mot de passe", "password"],
+        ["Confirmation du mot de passe", "passwordConfirmation"],
+        ["Je certifie avoir plus de 18 ans", "age"],
+      ]
+    ) {
+      await expect(card.getByLabel(label, { exact: true }), label).toHaveAttribute("name", name);
+    }
+    await expect(card.locator("[data-error-for]")).toHaveCount(0);
 
+    await submitRegistration(page, card);
     await expect(card.getByTestId("form-error")).toHaveText(REGISTRATION_INVALID);
     for (const field of ["firstname", "lastname", "birthdate", "address", "zipcode", "city"]) {
       await expect(authFieldError(card, field), field).toHaveText(REQUIRED);
@@ -66,35 +88,52 @@ test.describe("Inscription", () => {
     await expect(authFieldError(card, "phone")).toHaveText("Votre téléphone est requis.");
     await expect(authFieldError(card, "email")).toHaveText("Votre email est requis.");
     await expect(authFieldError(card, "password")).toHaveText("Votre mot de passe est requis.");
+    await expect(authFieldError(card, "passwordConfirmation")).toHaveText(
+      "Votre confirmation de mot de passe est requise.",
+    );
     for (const [name, message] of Object.entries(CONSENT_ERRORS)) {
       await expect(authFieldError(card, name), name).toHaveText(message);
     }
-    await expect(card.getByLabel("Prénom", { exact: true })).toHaveAttribute("aria-invalid", "true");
+    // Not a professional: no company errors.
+    await expect(authFieldError(card, "name")).toHaveCount(0);
+    await expect(authFieldError(card, "siren")).toHaveCount(0);
+    await expect(authInput(card, "firstname")).toHaveAttribute("aria-invalid", "true");
+    await expect(authInput(card, "firstname")).toHaveAttribute("aria-describedby", "firstname-error");
+    await expect(authInput(card, "terms")).not.toBeChecked();
     // Still on the form, not logged in.
     expect(new URL(page.url()).pathname).toBe("/login");
     await expect(page.getByRole("link", { name: "Connexion", exact: true })).toBeVisible();
   });
 
-  test("inscription d'un professionnel : vérifications en direct, société et SIREN, puis connexion automatique", async ({ page }) => {
+  test("inscription professionnelle vide : nom de société et SIREN sont aussi requis", async ({ page }) => {
     const card = await openRegistration(page);
-    const account = newAccount({ name: `Les Cocktails ${uniqueId()}`, siren: "552100554" });
-
-    // Company fields only appear for professionals.
     await expect(card.getByLabel("Nom de la société", { exact: true })).toHaveCount(0);
     await expect(card.getByLabel("SIREN", { exact: true })).toHaveCount(0);
     await card.getByLabel("Je suis un professionnel").check();
     await expect(card.getByLabel("Nom de la société", { exact: true })).toBeVisible();
     await expect(card.getByLabel("SIREN", { exact: true })).toBeVisible();
+    await submitRegistration(page, card);
+    await expect(card.getByTestId("form-error")).toHaveText(REGISTRATION_INVALID);
+    await expect(authFieldError(card, "firstname")).toHaveText(REQUIRED);
+    await expect(authFieldError(card, "name")).toHaveText(REQUIRED);
+    await expect(authFieldError(card, "siren")).toHaveText(REQUIRED);
+    await expect(authFieldError(card, "terms")).toHaveText(CONSENT_ERRORS.terms);
+  });
+
+  test("inscription d'un professionnel : vérifications en direct, société et SIREN, puis connexion automatique", async ({ page }) => {
+    const card = await openRegistration(page);
+    const account = newAccount({ name: `Les Cocktails ${uniqueId()}`, siren: "552100554" });
+    await card.getByLabel("Je suis un professionnel").check();
 
     // Live existence checks while typing an email and a phone number that already exist.
-    const email = card.getByLabel("Email", { exact: true });
-    await email.pressSequentially(DEMO.client.email, { delay: 10 });
+    await authInput(card, "email").pressSequentially(DEMO.client.email, { delay: 10 });
     await expect(authFieldError(card, "email")).toHaveText("Cet email existe déjà chez nous.");
-    await expect(email).toHaveAttribute("aria-invalid", "true");
-    await card.getByLabel("Téléphone", { exact: true }).pressSequentially("06 00 00 00 04", { delay: 10 });
+    await expect(authInput(card, "email")).toHaveAttribute("aria-invalid", "true");
+    await authInput(card, "phone").pressSequentially("06 00 00 00 04", { delay: 10 });
     await expect(authFieldError(card, "phone")).toHaveText("Ce téléphone existe déjà chez nous.");
+    await expect(authFieldError(card, "email")).toHaveText("Cet email existe déjà chez nous.");
 
-    // Everything valid except the company fields.
+    // Everything valid except the company fields: the live messages go away.
     await fillRegistration(card, account);
     await expect(authFieldError(card, "email")).toHaveCount(0);
     await expect(authFieldError(card, "phone")).toHaveCount(0);
@@ -104,13 +143,13 @@ test.describe("Inscription", () => {
     await expect(authFieldError(card, "siren")).toHaveText(REQUIRED);
     await expect(authFieldError(card, "firstname")).toHaveCount(0);
 
-    await card.getByLabel("Nom de la société", { exact: true }).fill(account.name!);
-    await card.getByLabel("SIREN", { exact: true }).fill("12345");
+    await authInput(card, "name").fill(account.name!);
+    await authInput(card, "siren").fill("12345");
     await submitRegistration(page, card);
     await expect(authFieldError(card, "siren")).toHaveText("Le SIREN doit contenir exactement 9 chiffres.");
     await expect(authFieldError(card, "name")).toHaveCount(0);
 
-    await card.getByLabel("SIREN", { exact: true }).fill(account.siren!);
+    await authInput(card, "siren").fill(account.siren!);
     await Promise.all([
       page.waitForURL("**/dashboard/demandes-en-cours"),
       card.getByRole("button", { name: "S'inscrire" }).click(),
@@ -158,17 +197,18 @@ test.describe("Inscription", () => {
     await expect(authFieldError(login, "password")).toHaveText(REQUIRED);
 
     // Wrong password.
-    await login.getByLabel("Email", { exact: true }).fill(account.email);
-    await login.getByLabel("Mot de passe", { exact: true }).fill("Mauvais#2026");
+    await authInput(login, "username").fill(account.email);
+    await authInput(login, "password").fill("Mauvais#2026");
     const failed = page.waitForResponse((r) => r.url().endsWith("/api/security/login"));
     await login.getByRole("button", { name: "Se connecter" }).click();
     expect((await failed).status()).toBe(401);
     await expect(login.getByTestId("form-error")).toHaveText("Email ou mot de passe incorrect");
+    await expect(authFieldError(login, "username")).toHaveCount(0);
     expect(new URL(page.url()).pathname).toBe("/login");
 
     // The right password (the email is case-insensitive).
-    await login.getByLabel("Email", { exact: true }).fill(account.email.toUpperCase());
-    await login.getByLabel("Mot de passe", { exact: true }).fill(account.password);
+    await authInput(login, "username").fill(account.email.toUpperCase());
+    await authInput(login, "password").fill(account.password);
     await Promise.all([
       page.waitForURL("**/dashboard/demandes-en-cours"),
       login.getByRole("button", { name: "Se connecter" }).click(),
@@ -176,40 +216,29 @@ test.describe("Inscription", () => {
     await expect(page.getByTestId("user-name")).toHaveText(`${account.firstname} ${account.lastname}`);
   });
 
-  // BUG (app): the registration schema's superRefine (company name, SIREN, password confirmation)
-  // only runs once every other field is valid, so an empty professional submission does not flag them.
-  test("inscription professionnelle vide : nom de société, SIREN et confirmation sont aussi signalés", async ({ page }) => {
-    test.fail(
-      true,
-      "Bug connu : rules.ts registrationSchema — superRefine ignoré tant que d'autres champs sont invalides",
-    );
-    const card = await openRegistration(page);
-    await card.getByLabel("Je suis un professionnel").check();
-    await submitRegistration(page, card);
-    await expect(card.getByTestId("form-error")).toHaveText(REGISTRATION_INVALID);
-    await expect(authFieldError(card, "firstname")).toHaveText(REQUIRED);
-    await expect(authFieldError(card, "name")).toHaveText(REQUIRED, { timeout: 2_000 });
-    await expect(authFieldError(card, "siren")).toHaveText(REQUIRED, { timeout: 2_000 });
-    await expect(authFieldError(card, "passwordConfirmation")).toHaveText(
-      "Votre confirmation de mot de passe est requise.",
-      { timeout: 2_000 },
-    );
-  });
-
-  // BUG (app): after a failed submission, the server's field errors stay until the next submission and
-  // take precedence over the live existence check (`errors[name] ?? taken[name]` in AuthForm).
+  // Editing a field clears the server's message about it; the live existence check is shown first.
   test("après une soumission vide, taper un email existant affiche 'Cet email existe déjà chez nous.'", async ({ page }) => {
-    test.fail(
-      true,
-      "Bug connu : AuthForm garde l'erreur serveur 'Votre email est requis.' pendant la saisie",
-    );
     const card = await openRegistration(page);
     await submitRegistration(page, card);
     await expect(authFieldError(card, "email")).toHaveText("Votre email est requis.");
-    await card.getByLabel("Email", { exact: true }).pressSequentially(DEMO.client.email, { delay: 10 });
+    const check = page.waitForResponse((r) => r.url().endsWith("/email/exists"));
+    await authInput(card, "email").pressSequentially(DEMO.client.email, { delay: 10 });
+    expect(await (await check).json()).toEqual({ exists: true });
     await expect(authFieldError(card, "email")).toHaveText("Cet email existe déjà chez nous.", {
       timeout: 3_000,
     });
+  });
+
+  // The error sits outside the <label>: the accessible name stays "Prénom", the error is its description.
+  test("un champ en erreur garde son libellé comme nom accessible", async ({ page }) => {
+    const card = await openRegistration(page);
+    await submitRegistration(page, card);
+    await expect(authFieldError(card, "firstname")).toHaveText(REQUIRED);
+    await expect(card.getByRole("textbox", { name: "Prénom", exact: true })).toHaveAttribute(
+      "aria-invalid",
+      "true",
+      { timeout: 2_000 },
+    );
   });
 });
 

@@ -289,3 +289,13 @@ httpTest("the login page renders the auth island; logged-in visitors skip it", a
   await client.login("client@example.fr");
   assertEquals((await client.get("/login")).headers.get("location"), "/after/login");
 });
+
+httpTest("a link from another site cannot log the user out", async () => {
+  const client = new Client();
+  await client.login("client@example.fr");
+  const res = await client.get("/logout", { "sec-fetch-site": "cross-site" });
+  assertEquals(res.status, 303);
+  assertEquals((await client.get("/api/user/get")).status, 200);
+  await client.get("/logout", { "sec-fetch-site": "same-origin" });
+  assertEquals((await client.get("/api/user/get")).status, 401);
+});
