@@ -18,6 +18,9 @@ export interface Config {
   secureCookies: boolean;
   /** Loads demo data on first start of an empty database (never in production). */
   loadDemoData: boolean;
+  /** Set by `deno task dev`: assets are rebuilt while the server runs, so the asset manifest is re-read
+   * on every request and public pages are not cached. */
+  watchAssets: boolean;
   /** Phone number printed in the footer. */
   contactPhone: string;
   /** Support email address shown to customers. */
@@ -48,6 +51,7 @@ export function loadConfig(env: (name: string) => string | undefined = readEnv):
     appSecret,
     secureCookies: env("SECURE_COOKIES") ? env("SECURE_COOKIES") === "true" : appUrl.startsWith("https://"),
     loadDemoData: !production && env("DEMO_DATA") !== "false",
+    watchAssets: env("WATCH_ASSETS") === "1",
     contactPhone: env("CONTACT_PHONE") ?? "01 23 45 67 89",
     supportEmail: env("SUPPORT_EMAIL") ?? "contact@example.fr",
   };

@@ -4,6 +4,7 @@ import { AppError } from "../lib/errors.ts";
 import { ANON } from "../lib/db/database.ts";
 import type { AppEnv } from "../lib/http/context.ts";
 import { renderSitePage } from "../lib/http/render.tsx";
+import { cachePublicPage } from "../lib/http/page_cache.ts";
 import { findCity, getSiteChrome } from "../lib/site/chrome.ts";
 import { ALCOHOL_WARNING, SITE_NAME } from "../lib/site/brand.ts";
 import { Island } from "../components/Island.tsx";
@@ -25,7 +26,7 @@ function LegalPage({ title, sections }: { title: string; sections: { title: stri
 }
 
 export function siteRoutes(app: Hono<AppEnv>) {
-  app.get("/", async (c) => {
+  app.get("/", cachePublicPage(), async (c) => {
     const { cities } = await getSiteChrome(c.var.deps.db);
     return renderSitePage(
       c,
@@ -85,7 +86,7 @@ export function siteRoutes(app: Hono<AppEnv>) {
     );
   });
 
-  app.get("/ville/:slug", async (c) => {
+  app.get("/ville/:slug", cachePublicPage(), async (c) => {
     const city = await c.var.deps.db.transaction(ANON, (tx) => findCity(tx, c.req.param("slug")));
     if (!city) throw new AppError("not_found", "Cette ville n'existe pas.");
     return renderSitePage(
@@ -122,6 +123,7 @@ export function siteRoutes(app: Hono<AppEnv>) {
 
   app.get(
     "/cgu-cgv",
+    cachePublicPage(),
     (c) =>
       renderSitePage(
         c,
@@ -131,6 +133,7 @@ export function siteRoutes(app: Hono<AppEnv>) {
   );
   app.get(
     "/politique-de-confidentialite",
+    cachePublicPage(),
     (c) =>
       renderSitePage(
         c,

@@ -92,8 +92,10 @@ async function buildCss(dev: boolean): Promise<string> {
   return `/build/${name}`;
 }
 
+/** Written to a temporary file then renamed, so that a running server never reads half a manifest. */
 async function writeManifest(manifest: Manifest) {
-  await Deno.writeTextFile(`${OUT}/manifest.json`, JSON.stringify(manifest, null, 2));
+  await Deno.writeTextFile(`${OUT}/manifest.json.tmp`, JSON.stringify(manifest, null, 2));
+  await Deno.rename(`${OUT}/manifest.json.tmp`, `${OUT}/manifest.json`);
 }
 
 /** Builds next to the current files, switches the manifest, then removes what it no longer names:

@@ -15,7 +15,7 @@ import { type Ctx, requireSession } from "./context.ts";
 import { takeFlashes } from "./cookies.ts";
 
 export function renderDocument(c: Ctx, title: string, body: VNode, status = 200): Response {
-  const manifest = getManifest(c.var.deps.config.appEnv === "development");
+  const manifest = getManifest(c.var.deps.config.watchAssets);
   const used = new Set<string>();
   const bodyHtml = renderToString(<IslandCollector.Provider value={used}>{body}</IslandCollector.Provider>);
   const scripts: string[] = [];

@@ -26,8 +26,16 @@ export interface SiteChrome {
 const TTL_MS = 60_000;
 let cache: { value: SiteChrome; at: number } | null = null;
 
+const invalidationListeners = new Set<() => void>();
+
+/** Lets caches built on the menus and cities (such as rendered public pages) clear with them. */
+export function onSiteChromeInvalidated(listener: () => void): void {
+  invalidationListeners.add(listener);
+}
+
 export function invalidateSiteChrome(): void {
   cache = null;
+  invalidationListeners.forEach((listener) => listener());
 }
 
 export async function readMenus(tx: Tx): Promise<SiteChrome["menus"]> {

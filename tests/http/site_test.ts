@@ -1,5 +1,7 @@
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
-import { Client, httpTest } from "../support/app.ts";
+import { Client, httpTest, testEnv } from "../support/app.ts";
+import { SERVICE } from "../../lib/db/database.ts";
+import { invalidateSiteChrome } from "../../lib/site/chrome.ts";
 
 httpTest("a city page renders server-side with header and footer, and ships no JavaScript", async () => {
   const res = await new Client().get("/ville/lyon");
@@ -79,3 +81,32 @@ httpTest("island bundles are served with a long immutable cache", async () => {
   assertMatch(res.contentType, /javascript/);
   assertEquals(res.headers.get("cache-control"), "public, max-age=31536000, immutable");
 });
+
+httpTest(
+  "public pages are cached for anonymous visitors only, and cleared with the site content",
+  async () => {
+    const { db } = await testEnv();
+    const anonymous = new Client();
+    const first = await anonymous.get("/ville/nantes");
+    assert(first.text.includes('href="/login"'));
+    await db.transaction(
+      SERVICE,
+      (tx) => tx`update public.cities set intro = 'Texte modifié pour Nantes.' where slug = 'nantes'`,
+    );
+    assertEquals((await anonymous.get("/ville/nantes")).text, first.text, "served from the cache");
+
+    const member = new Client();
+    await member.login("client@example.fr");
+    const personal = await member.get("/ville/nantes");
+    assert(personal.text.includes("Mon espace"), "a signed-in visitor gets a fresh page");
+    assert(personal.text.includes("Texte modifié pour Nantes."));
+
+    invalidateSiteChrome();
+    assert((await anonymous.get("/ville/nantes")).text.includes("Texte modifié pour Nantes."));
+
+    await member.get("/logout");
+    const withFlash = await member.get("/ville/nantes");
+    assert(withFlash.text.includes("Vous êtes déconnecté."), "a pending flash message bypasses the cache");
+    assertEquals((await anonymous.get("/ville/nantes")).text.includes("Vous êtes déconnecté."), false);
+  },
+);
