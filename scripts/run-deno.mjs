@@ -19,7 +19,9 @@ function run(command, args) {
 const lock = join(root, "package-lock.json");
 const installed = join(root, "node_modules", ".package-lock.json");
 if (!existsSync(installed) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(installed).mtimeMs)) {
-  run("npm", existsSync(lock) ? ["ci", "--no-audit", "--no-fund"] : ["install", "--no-audit", "--no-fund"]);
+  // `npm install`, not `npm ci`: some optional platform packages of Tailwind are missing from the
+  // registry, which `npm ci` treats as a lock-file mismatch.
+  run("npm", ["install", "--no-audit", "--no-fund"]);
 }
 if (!existsSync(deno)) {
   run("npm", [

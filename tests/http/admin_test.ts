@@ -80,7 +80,7 @@ httpTest("admin impersonation: switch to a user, act as them (logged), switch ba
     "no admin powers while impersonating",
   );
 
-  const update = await admin.patch("/api/user/update", {
+  const clientProfile = {
     firstname: "Camille",
     lastname: "Bernard",
     address1: "1 rue du Test",
@@ -88,7 +88,8 @@ httpTest("admin impersonation: switch to a user, act as them (logged), switch ba
     city: "Paris",
     phone: "0600000004",
     birthdate: "1990-01-01",
-  });
+  };
+  const update = await admin.patch("/api/user/update", clientProfile);
   assertEquals(update.status, 200);
   const [log] = await db.transaction(SERVICE, (tx) =>
     tx<{ context: Record<string, unknown> }>`
@@ -97,13 +98,7 @@ httpTest("admin impersonation: switch to a user, act as them (logged), switch ba
   assertEquals([log.context.adminId, log.context.userId, log.context.method], [adminId, clientId, "PATCH"]);
 
   const password = await admin.patch("/api/user/update", {
-    firstname: "Camille",
-    lastname: "Bernard",
-    address1: "1 rue du Test",
-    zipcode: "75001",
-    city: "Paris",
-    phone: "0600000004",
-    birthdate: "1990-01-01",
+    ...clientProfile,
     password: "un nouveau mot de passe",
     passwordConfirmation: "un nouveau mot de passe",
   });
