@@ -67,6 +67,8 @@ export default defineConfig({
       PATH: `${DENO_BIN_DIR}${path.delimiter}${process.env.PATH ?? ""}`,
       PORT: String(PORT),
       HOST: "127.0.0.1",
+      // Always the embedded database, even when the test run has DATABASE_URL for the other steps.
+      DATABASE_URL: "",
       DATA_DIR: "memory://",
       APP_URL: BASE_URL,
       DEMO_DATA: "true",

@@ -7,12 +7,11 @@ import type { Logger } from "../log/logger.ts";
 export const HOUSEKEEPING = ["select public.purge_deleted_accounts()", "select identity.purge_expired()"];
 
 export async function pgCronRunsJobs(db: Database): Promise<boolean> {
-  return await db.transaction(SERVICE, async (tx) => {
-    const [ext] = await tx`select 1 from pg_extension where extname = 'pg_cron'`;
-    if (!ext) return false;
-    const rows = await tx`select 1 from cron.job where jobname = 'purge-deleted-accounts'`;
-    return rows.length > 0;
-  });
+  const [row] = await db.transaction(
+    SERVICE,
+    (tx) => tx<{ scheduled: boolean }>`select public.housekeeping_scheduled_by_pg_cron() as scheduled`,
+  );
+  return row.scheduled;
 }
 
 export async function runHousekeeping(db: Database, logger: Logger): Promise<void> {
