@@ -9,10 +9,24 @@ import { invalidateSiteChrome } from "../site/chrome.ts";
 export const DEMO_PASSWORD = "Cocktail#2026";
 
 export const DEMO_ACCOUNTS = [
-  { type: "Admin", email: "admin@example.fr", firstname: "Alice", lastname: "Martin", phone: "0600000001" },
+  {
+    type: "Admin",
+    email: "admin@example.fr",
+    address1: "8 rue de Rivoli",
+    zipcode: "75004",
+    city: "Paris",
+    birthdate: "1984-03-12",
+    firstname: "Alice",
+    lastname: "Martin",
+    phone: "0600000001",
+  },
   {
     type: "Company",
     email: "partenaire@example.fr",
+    address1: "14 quai Saint-Antoine",
+    zipcode: "69002",
+    city: "Lyon",
+    birthdate: "1979-09-05",
     firstname: "Paul",
     lastname: "Durand",
     name: "Shaker & Co",
@@ -22,6 +36,10 @@ export const DEMO_ACCOUNTS = [
   {
     type: "Company",
     email: "partenaire2@example.fr",
+    address1: "3 cours Julien",
+    zipcode: "13006",
+    city: "Marseille",
+    birthdate: "1988-06-21",
     firstname: "Inès",
     lastname: "Moreau",
     name: "Mixologie Events",
@@ -31,6 +49,10 @@ export const DEMO_ACCOUNTS = [
   {
     type: "Customer",
     email: "client@example.fr",
+    address1: "27 rue Sainte-Catherine",
+    zipcode: "33000",
+    city: "Bordeaux",
+    birthdate: "1992-11-02",
     firstname: "Camille",
     lastname: "Bernard",
     phone: "0600000004",
@@ -38,6 +60,10 @@ export const DEMO_ACCOUNTS = [
   {
     type: "Customer",
     email: "client2@example.fr",
+    address1: "5 place du Capitole",
+    zipcode: "31000",
+    city: "Toulouse",
+    birthdate: "1995-04-17",
     firstname: "Hugo",
     lastname: "Petit",
     phone: "0600000005",
