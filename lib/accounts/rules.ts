@@ -67,8 +67,12 @@ export function toIsoDate(value: unknown): string | null {
 const checked = (v: unknown) => v === true || v === "true" || v === "on" || v === "1" || v === 1;
 const text = (v: unknown) => (typeof v === "string" ? v.trim() : typeof v === "number" ? String(v) : "");
 
-const requiredText = (message = REQUIRED) => z.preprocess(text, z.string().min(1, message));
-const optionalText = z.preprocess(text, z.string());
+/** Names, addresses and the like: long enough for any real value, bounded for storage. */
+export const MAX_TEXT_LENGTH = 255;
+export const TOO_LONG = "Ce champ est trop long (255 caractères au maximum).";
+const requiredText = (message = REQUIRED) =>
+  z.preprocess(text, z.string().min(1, message).max(MAX_TEXT_LENGTH, TOO_LONG));
+const optionalText = z.preprocess(text, z.string().max(MAX_TEXT_LENGTH, TOO_LONG));
 const consent = (message: string) => z.preprocess(checked, z.literal(true, { error: message }));
 
 function birthdateField(today: string, required: string) {
@@ -98,7 +102,8 @@ export function registrationSchema(today: string) {
     ),
     email: z.preprocess(
       (v) => normalizeEmail(text(v)),
-      z.string().min(1, "Votre email est requis.").refine(isEmailShape, "L'email doit être valide."),
+      z.string().min(1, "Votre email est requis.").max(254, "L'email doit être valide.")
+        .refine(isEmailShape, "L'email doit être valide."),
     ),
     password: z.preprocess(
       (v) => (typeof v === "string" ? v : ""),

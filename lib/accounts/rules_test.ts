@@ -186,3 +186,14 @@ Deno.test("birth years: 82 years ending 18 years before the current year", () =>
   assertEquals(years.at(-1), 1927);
   assert(years.every((y, i) => i === 0 || y === years[i - 1] - 1));
 });
+
+Deno.test("text fields are bounded", () => {
+  assertEquals(
+    errorsOf(registrationSchema(TODAY), registration({ city: "x".repeat(256) })).city,
+    "Ce champ est trop long (255 caractères au maximum).",
+  );
+  assertEquals(
+    errorsOf(profileSchema("Customer", TODAY), profile({ address2: "x".repeat(300) })).address2,
+    "Ce champ est trop long (255 caractères au maximum).",
+  );
+});
