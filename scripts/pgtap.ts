@@ -7,9 +7,9 @@
 // psql, whose TAP output is parsed here. The database is dropped whatever happens. The last line
 // printed is always `pgTAP: N passed, M failed`, and the exit code is non-zero if a test failed or a
 // file errored (SQL error, missing or wrong plan).
-import postgres from "postgres";
 import { migrate } from "../lib/db/migrate.ts";
 import { openPostgres } from "../lib/db/postgres.ts";
+import { withFreshDatabase } from "./fresh_database.ts";
 
 const TESTS_DIR = new URL("../supabase/tests/database/", import.meta.url);
 
@@ -46,64 +46,41 @@ export async function runPgTap(adminUrl: string, options: PgTapOptions = {}): Pr
     throw new Error(`${runner} est introuvable dans le PATH : impossible de lancer les tests pgTAP.`);
   }
 
-  const dbName = `pgtap_${Date.now().toString(36)}_${crypto.randomUUID().slice(0, 8)}`;
-  const testUrl = withDatabase(adminUrl, dbName);
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   const results: FileResult[] = [];
-  try {
-    await admin.unsafe(`create database "${dbName}"`);
+  await withFreshDatabase(adminUrl, "pgtap", async (testUrl, dbName) => {
+    log(`pgTAP: base ${dbName}, ${files.length} fichier(s), via ${runner}`);
+    const db = openPostgres(testUrl, { max: 1 });
     try {
-      log(`pgTAP: base ${dbName}, ${files.length} fichier(s), via ${runner}`);
-      const db = openPostgres(testUrl, { max: 1 });
+      await migrate(db);
       try {
-        await migrate(db);
-        try {
-          await db.execScript("create extension if not exists pgtap");
-        } catch (error) {
-          const reason = (error as Error).message;
-          throw new Error(`extension pgtap indisponible (${reason}) : installez postgresql-<version>-pgtap`, {
-            cause: error,
-          });
-        }
-      } finally {
-        await db.close();
-      }
-
-      for (const file of files) {
-        const path = decodeURIComponent(new URL(file, testsDir).pathname);
-        const result = runner === "pg_prove"
-          ? await runWithPgProve(testUrl, file, path)
-          : await runWithPsql(testUrl, file, path);
-        results.push(result);
-        log(summaryLine(result));
-        if (result.failed > 0 || result.error) {
-          for (const line of result.details) log(`      ${line}`);
-        }
+        await db.execScript("create extension if not exists pgtap");
+      } catch (error) {
+        const reason = (error as Error).message;
+        throw new Error(`extension pgtap indisponible (${reason}) : installez postgresql-<version>-pgtap`, {
+          cause: error,
+        });
       }
     } finally {
-      await dropDatabase(admin, dbName, log);
+      await db.close();
     }
-  } finally {
-    await admin.end({ timeout: 5 });
-  }
+
+    for (const file of files) {
+      const path = decodeURIComponent(new URL(file, testsDir).pathname);
+      const result = runner === "pg_prove"
+        ? await runWithPgProve(testUrl, file, path)
+        : await runWithPsql(testUrl, file, path);
+      results.push(result);
+      log(summaryLine(result));
+      if (result.failed > 0 || result.error) {
+        for (const line of result.details) log(`      ${line}`);
+      }
+    }
+  });
 
   const passed = results.reduce((sum, r) => sum + r.passed, 0);
   const failed = results.reduce((sum, r) => sum + r.failed, 0);
   log(`pgTAP: ${passed} passed, ${failed} failed`);
   return { passed, failed };
-}
-
-async function dropDatabase(admin: postgres.Sql, dbName: string, log: (line: string) => void): Promise<void> {
-  try {
-    await admin.unsafe(`drop database if exists "${dbName}" with (force)`);
-  } catch (error) {
-    try {
-      // Before PostgreSQL 13 there is no `with (force)`; every connection is closed by now anyway.
-      await admin.unsafe(`drop database if exists "${dbName}"`);
-    } catch {
-      log(`pgTAP: attention, la base ${dbName} n'a pas pu être supprimée : ${(error as Error).message}`);
-    }
-  }
 }
 
 async function listTestFiles(dir: URL): Promise<string[]> {
@@ -112,13 +89,6 @@ async function listTestFiles(dir: URL): Promise<string[]> {
     if (entry.isFile && entry.name.endsWith(".sql")) files.push(entry.name);
   }
   return files.sort();
-}
-
-/** The same connection URL with another database name (keeps user, password, host and options). */
-export function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${encodeURIComponent(database)}`;
-  return parsed.toString();
 }
 
 async function findOnPath(command: string): Promise<string | null> {

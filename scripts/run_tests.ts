@@ -4,9 +4,9 @@
 //  3. when DATABASE_URL is set: the HTTP tests again on a fresh PostgreSQL database (dropped after),
 //     the pgTAP policy tests, and the pg_cron check on DATABASE_URL's own database;
 //  4. browser tests (Playwright with Debian's /usr/bin/chromium).
-import postgres from "postgres";
 import { runPgTap } from "./pgtap.ts";
 import { checkPgCron } from "./cron_check.ts";
+import { withFreshDatabase } from "./fresh_database.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const CHROMIUM = "/usr/bin/chromium";
@@ -61,20 +61,6 @@ function deno(args: string[], env: Record<string, string> = {}) {
   return run(Deno.execPath(), args, env);
 }
 
-async function withFreshDatabase<T>(adminUrl: string, fn: (url: string) => Promise<T>): Promise<T> {
-  const name = `test_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  try {
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    return await fn(url.toString());
-  } finally {
-    await admin.unsafe(`drop database if exists ${name} with (force)`);
-    await admin.end();
-  }
-}
-
 const started = Date.now();
 const build = await deno(["run", "-A", "scripts/build.ts"]);
 if (build.code !== 0) outcomes.push({ step: "build", passed: 0, failed: 1 });
@@ -87,6 +73,7 @@ if (databaseUrl && wanted("postgres")) {
   outcomes.push(
     await withFreshDatabase(
       databaseUrl,
+      "test",
       async (url) =>
         denoCounts(
           "HTTP tests (PostgreSQL)",
