@@ -1,13 +1,16 @@
 // Entry point: configuration, database (migrations; demo data on first start outside production),
-// scheduled jobs, then the HTTP server.
+// scheduled jobs and the worker loop, then the HTTP server.
 import { loadConfig } from "./lib/config.ts";
 import { openDatabase } from "./lib/db/open.ts";
 import { migrate } from "./lib/db/migrate.ts";
 import { createLogger } from "./lib/log/logger.ts";
-import { createApp } from "./lib/http/app.ts";
+import { createBackground, type Deps } from "./lib/deps.ts";
 import { isDatabaseEmpty, seedDemoData } from "./lib/seed/demo.ts";
-import { pgCronRunsJobs, startTicker } from "./lib/scheduling/ticker.ts";
+import { startScheduler } from "./lib/jobs/scheduler.ts";
+import { startWorker } from "./lib/jobs/worker.ts";
+import { outboxQueues } from "./lib/jobs/queues.ts";
 import { getManifest } from "./lib/islands/manifest.ts";
+import { createApp } from "./routes/_app.tsx";
 
 export async function start() {
   const config = loadConfig();
@@ -20,19 +23,24 @@ export async function start() {
     await seedDemoData(db);
     console.log("Données de démonstration chargées (mot de passe : Cocktail#2026).");
   }
-  const stopTicker = await pgCronRunsJobs(db) ? () => {} : startTicker(db, logger);
-  const app = createApp({ config, db, logger });
+  const deps: Deps = { config, db, logger, background: createBackground(logger) };
+  const scheduler = await startScheduler(deps);
+  const worker = startWorker(deps, outboxQueues(config));
+  const app = await createApp(deps);
   const server = Deno.serve({
     port: config.port,
     hostname: Deno.env.get("HOST") ?? "0.0.0.0",
     onListen: ({ port }) =>
       console.log(
-        `Prêt sur ${config.appUrl} (port ${port}, base ${db.kind}, environnement ${config.appEnv})`,
+        `Prêt sur ${config.appUrl} (port ${port}, base ${db.kind}, environnement ${config.appEnv}, ` +
+          `tâches planifiées par ${scheduler.pgCron ? "pg_cron" : "l'application"})`,
       ),
   }, app.fetch);
   const shutdown = async () => {
-    stopTicker();
+    scheduler.stop();
     await server.shutdown();
+    await worker.stop();
+    await deps.background.settle();
     await db.close();
     Deno.exit(0);
   };

@@ -1,7 +1,20 @@
-// Login / register form (spec 000 §2, §5, §8). Two modes; on success it dispatches an
-// `after-login` event and, unless embedded with `stayOnPage`, goes to /after/login.
+// Login / register form (spec 000 §2, §5, §8). Two modes; the form is sent only when every field
+// passes the rules of lib/accounts/rules.ts (the server checks them again); a field's error clears as
+// soon as it is edited. On success it dispatches an `after-login` event and, unless embedded with
+// `stayOnPage`, goes to /after/login.
 import { useEffect, useRef, useState } from "react";
 import { api, ApiError, postField } from "../components/ui/api.ts";
+import { FieldError, FormNotice, TextField } from "../components/form/Field.tsx";
+import {
+  EMAIL_TAKEN,
+  isEmailShape,
+  isPhoneLike,
+  PHONE_TAKEN,
+  REGISTRATION_INVALID,
+  registrationErrors,
+  REQUIRED,
+  toIsoDate,
+} from "../lib/accounts/rules.ts";
 
 export interface AuthFormProps {
   mode?: "login" | "register";
@@ -14,6 +27,7 @@ export interface AuthFormProps {
 
 type Fields = Record<string, string>;
 
+const FORM = "auth";
 const EMPTY_REGISTRATION = {
   name: "",
   siren: "",
@@ -28,50 +42,13 @@ const EMPTY_REGISTRATION = {
   password: "",
   passwordConfirmation: "",
 };
-const CONSENTS = {
-  terms: false,
-  privacy: false,
-  age: false,
-  optin: false,
+const CONSENTS = { terms: false, privacy: false, age: false, optin: false };
+
+const today = () => new Date().toISOString().slice(0, 10);
+const without = (fields: Fields, name: string) => {
+  const { [name]: _gone, ...rest } = fields;
+  return rest;
 };
-
-function FieldError({ message, id }: { message?: string; id: string }) {
-  return message ? <p id={id} class="mt-1 text-xs text-red-600" data-error-for={id}>{message}</p> : null;
-}
-
-function TextField(
-  { name, label, type = "text", value, error, onInput, autoComplete }: {
-    name: string;
-    label: string;
-    type?: string;
-    value: string;
-    error?: string;
-    onInput: (v: string) => void;
-    autoComplete?: string;
-  },
-) {
-  // The error sits after the label, tied to the input by aria-describedby, so that screen readers
-  // read the field's name alone and then its error.
-  return (
-    <div class="text-sm">
-      <label for={`field-${name}`} class="block font-medium text-slate-700">{label}</label>
-      <input
-        id={`field-${name}`}
-        name={name}
-        type={type}
-        value={value}
-        autoComplete={autoComplete}
-        aria-invalid={error ? "true" : undefined}
-        aria-describedby={error ? `${name}-error` : undefined}
-        onInput={(e) => onInput((e.target as HTMLInputElement).value)}
-        class={`mt-1 w-full rounded-lg border px-3 py-2 outline-none focus:ring-2 focus:ring-brand-500 ${
-          error ? "border-red-500" : "border-slate-300"
-        }`}
-      />
-      <FieldError id={`${name}-error`} message={error} />
-    </div>
-  );
-}
 
 export default function AuthForm(
   { mode: initialMode = "login", redirect, stayOnPage, message }: AuthFormProps,
@@ -87,24 +64,26 @@ export default function AuthForm(
   const [busy, setBusy] = useState(false);
   const checks = useRef<number | undefined>(undefined);
 
-  // Live existence checks on every change of the email or phone (spec 000 §5).
+  // Live existence checks when the email or phone changes (spec 000 §5), once they look complete.
   useEffect(() => {
     if (mode !== "register") return;
     clearTimeout(checks.current);
     checks.current = setTimeout(async () => {
       const next: Fields = {};
       try {
-        if (form.email.includes("@") && (await postField("/email/exists", "email", form.email)).exists) {
-          next.email = "Cet email existe déjà chez nous.";
+        if (
+          isEmailShape(form.email.trim()) && (await postField("/email/exists", "email", form.email)).exists
+        ) {
+          next.email = EMAIL_TAKEN;
         }
-        if (form.phone.trim().length >= 8 && (await postField("/phone/exists", "phone", form.phone)).exists) {
-          next.phone = "Ce téléphone existe déjà chez nous.";
+        if (isPhoneLike(form.phone) && (await postField("/phone/exists", "phone", form.phone)).exists) {
+          next.phone = PHONE_TAKEN;
         }
       } catch {
         // Existence checks are a convenience: failures are ignored, the server checks again.
       }
       setTaken(next);
-    }, 300) as unknown as number;
+    }, 400) as unknown as number;
     return () => clearTimeout(checks.current);
   }, [mode, form.email, form.phone]);
 
@@ -125,10 +104,10 @@ export default function AuthForm(
   const submitLogin = async (event: Event) => {
     event.preventDefault();
     const missing: Fields = {};
-    if (!login.username.trim()) missing.username = "Ce champ est requis";
-    if (!login.password) missing.password = "Ce champ est requis";
+    if (!login.username.trim()) missing.username = REQUIRED;
+    if (!login.password) missing.password = REQUIRED;
     setErrors(missing);
-    if (Object.keys(missing).length) return setFormError("Veuillez renseigner tous les champs obligatoires");
+    if (Object.keys(missing).length) return setFormError(REGISTRATION_INVALID);
     setBusy(true);
     setFormError("");
     try {
@@ -142,16 +121,34 @@ export default function AuthForm(
 
   const submitRegister = async (event: Event) => {
     event.preventDefault();
+    const payload = {
+      ...form,
+      ...consents,
+      professional,
+      ...(professional ? {} : { name: "", siren: "" }),
+    };
+    const trimmed = Object.fromEntries(
+      Object.entries(payload).map((
+        [k, v],
+      ) => [k, typeof v === "string" && !k.startsWith("password") ? v.trim() : v]),
+    ) as typeof payload;
+    const found = {
+      ...registrationErrors(
+        {
+          ...trimmed,
+          siren: trimmed.siren.replace(/\s/g, ""),
+          email: trimmed.email.toLowerCase(),
+          birthdate: toIsoDate(trimmed.birthdate) ?? (trimmed.birthdate ? "invalid" : ""),
+        },
+        today(),
+      ),
+      ...taken,
+    };
+    setErrors(found);
+    if (Object.keys(found).length) return setFormError(REGISTRATION_INVALID);
     setBusy(true);
     setFormError("");
     try {
-      const payload = professional ? { ...form, ...consents, professional } : {
-        ...form,
-        ...consents,
-        name: "",
-        siren: "",
-        professional,
-      };
       done(await api("POST", "/api/security/registration", payload));
     } catch (error) {
       fail(error, "Une erreur est survenue lors de l'inscription.");
@@ -174,6 +171,7 @@ export default function AuthForm(
     autoComplete?: string,
   ) => (
     <TextField
+      form={FORM}
       name={name}
       label={label}
       type={type}
@@ -182,8 +180,9 @@ export default function AuthForm(
       error={taken[name] ?? errors[name]}
       onInput={(v) => {
         setForm({ ...form, [name]: v });
-        // A server message about this field no longer applies once it is edited.
-        if (errors[name]) setErrors({ ...errors, [name]: "" });
+        // A message about this field no longer applies once it is edited.
+        if (errors[name]) setErrors(without(errors, name));
+        if (taken[name]) setTaken(without(taken, name));
       }}
     />
   );
@@ -195,12 +194,15 @@ export default function AuthForm(
           type="checkbox"
           name={name}
           checked={consents[name]}
-          onChange={(e) => setConsents({ ...consents, [name]: (e.target as HTMLInputElement).checked })}
+          onChange={(e) => {
+            setConsents({ ...consents, [name]: (e.target as HTMLInputElement).checked });
+            if (errors[name]) setErrors(without(errors, name));
+          }}
           class="mt-0.5 h-4 w-4 accent-brand-500"
         />
         <span>{label}</span>
       </label>
-      <FieldError id={`${name}-error`} message={errors[name]} />
+      <FieldError form={FORM} name={name} message={errors[name]} />
     </div>
   );
 
@@ -212,37 +214,45 @@ export default function AuthForm(
       data-testid="auth-card"
       data-mode={mode}
     >
-      {message && <p class="mb-4 rounded-lg bg-brand-50 px-4 py-3 text-sm text-brand-700">{message}</p>}
+      {message && (
+        <div class="mb-4">
+          <FormNotice type="info">{message}</FormNotice>
+        </div>
+      )}
       {formError && (
-        <p
-          role="alert"
-          class="mb-4 rounded-lg bg-red-50 px-4 py-3 text-sm text-red-700"
-          data-testid="form-error"
-        >
-          {formError}
-        </p>
+        <div class="mb-4">
+          <FormNotice type="error" testId="form-error">{formError}</FormNotice>
+        </div>
       )}
       {mode === "login"
         ? (
           <form onSubmit={submitLogin} noValidate class="space-y-4">
             <h1 class="text-2xl font-bold">Connexion</h1>
             <TextField
+              form={FORM}
               name="username"
               label="Email"
               type="email"
               autoComplete="username"
               value={login.username}
               error={errors.username}
-              onInput={(v) => setLogin({ ...login, username: v })}
+              onInput={(v) => {
+                setLogin({ ...login, username: v });
+                if (errors.username) setErrors(without(errors, "username"));
+              }}
             />
             <TextField
+              form={FORM}
               name="password"
               label="Mot de passe"
               type="password"
               autoComplete="current-password"
               value={login.password}
               error={errors.password}
-              onInput={(v) => setLogin({ ...login, password: v })}
+              onInput={(v) => {
+                setLogin({ ...login, password: v });
+                if (errors.password) setErrors(without(errors, "password"));
+              }}
             />
             <div class="flex items-center justify-between text-sm">
               <a href="/forgotten-password" class="text-brand-600 hover:underline">Mot de passe oublié ?</a>

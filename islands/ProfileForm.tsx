@@ -1,32 +1,34 @@
 // 'Mon profil' (spec 001 §2.10 and §5): personal info, company info by type, up to 5 additional
-// emails, credentials, a fixed Save button, and the account deletion request with its 14-day grace.
-import { useState } from "react";
-import type { UserPayload } from "../lib/accounts/users.ts";
+// emails, credentials, a fixed Save bar, and the account deletion request with its 14-day grace.
+// Every field is checked with the rules of lib/accounts/rules.ts before sending (the server checks them
+// again); a field's error clears as soon as it is edited; the result shows by the Save bar, where the
+// user is.
+import { useEffect, useState } from "react";
+import type { UserPayload } from "../lib/accounts/store.ts";
 import { api, ApiError } from "../components/ui/api.ts";
+import { FieldError, inputClass, TextField } from "../components/form/Field.tsx";
+import {
+  additionalEmailError,
+  BIRTH_PART_REQUIRED,
+  DELETION_GRACE_DAYS,
+  displayPhone,
+  FRENCH_MONTHS,
+  normalizeEmail,
+  PROFILE_INVALID,
+  PROFILE_SAVED,
+  profileErrors,
+} from "../lib/accounts/rules.ts";
 
 export interface ProfileFormProps {
   user: UserPayload;
   birthYears: number[];
 }
 
-const MONTHS = [
-  "janvier",
-  "février",
-  "mars",
-  "avril",
-  "mai",
-  "juin",
-  "juillet",
-  "août",
-  "septembre",
-  "octobre",
-  "novembre",
-  "décembre",
-];
-const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const GRACE_DAYS = 14;
-
 type Errors = Record<string, string>;
+type Notice = { type: "success" | "error"; text: string };
+
+const FORM = "profile";
+const NOTICE_MS = 5000;
 
 function dateParts(unix: number | null) {
   if (unix === null) return { day: "", month: "", year: "" };
@@ -38,11 +40,6 @@ function dateParts(unix: number | null) {
   };
 }
 
-const inputClass = (error?: string) =>
-  `mt-1 w-full rounded-lg border px-3 py-2 outline-none focus:ring-2 focus:ring-brand-500 ${
-    error ? "border-red-500" : "border-slate-300"
-  }`;
-
 function Section({ title, children }: { title: string; children: preact.ComponentChildren }) {
   return (
     <section class="rounded-xl border border-slate-200 bg-white p-5">
@@ -52,40 +49,45 @@ function Section({ title, children }: { title: string; children: preact.Componen
   );
 }
 
-function Err({ name, errors }: { name: string; errors: Errors }) {
-  return errors[name]
-    ? (
-      <p id={`profile-${name}-error`} class="mt-1 text-xs text-red-600" data-error-for={name}>
-        {errors[name]}
-      </p>
-    )
-    : null;
-}
+const formOf = (user: UserPayload) => ({
+  firstname: user.firstname,
+  lastname: user.lastname,
+  address1: user.address1 ?? "",
+  address2: user.address2 ?? "",
+  zipcode: user.zipcode ?? "",
+  city: user.city ?? "",
+  phone: displayPhone(user.phone),
+  name: user.name ?? "",
+  siren: user.siren ?? "",
+  vatNumber: user.vatNumber ?? "",
+  password: "",
+  passwordConfirmation: "",
+});
 
 export default function ProfileForm({ user: initialUser, birthYears }: ProfileFormProps) {
   const [user, setUser] = useState(initialUser);
-  const [form, setForm] = useState({
-    firstname: user.firstname,
-    lastname: user.lastname,
-    address1: user.address1 ?? "",
-    address2: user.address2 ?? "",
-    zipcode: user.zipcode ?? "",
-    city: user.city ?? "",
-    phone: user.phone ?? "",
-    name: user.name ?? "",
-    siren: user.siren ?? "",
-    vatNumber: user.vatNumber ?? "",
-    password: "",
-    passwordConfirmation: "",
-  });
+  const [form, setForm] = useState(formOf(initialUser));
   const [vatExemption, setVatExemption] = useState(user.vatExemption);
   const [birth, setBirth] = useState(dateParts(user.birthdate));
   const [emails, setEmails] = useState<string[]>(user.emails);
   const [newEmail, setNewEmail] = useState("");
-  const [emailError, setEmailError] = useState("");
   const [errors, setErrors] = useState<Errors>({});
-  const [notice, setNotice] = useState<{ type: "success" | "error"; text: string } | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
   const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (!notice) return;
+    const timer = setTimeout(() => setNotice(null), NOTICE_MS);
+    return () => clearTimeout(timer);
+  }, [notice]);
+
+  /** Forgets the messages about these fields: they no longer apply once edited. */
+  const clear = (...names: string[]) => {
+    if (!names.some((n) => errors[n])) return;
+    const next = { ...errors };
+    names.forEach((n) => delete next[n]);
+    setErrors(next);
+  };
 
   const text = (
     name: keyof typeof form,
@@ -93,63 +95,68 @@ export default function ProfileForm({ user: initialUser, birthYears }: ProfileFo
     type = "text",
     extra: Record<string, unknown> = {},
   ) => (
-    <div class="text-sm">
-      <label for={`profile-${name}`} class="block font-medium text-slate-700">{label}</label>
-      <input
-        id={`profile-${name}`}
-        name={name}
-        type={type}
-        value={form[name]}
-        aria-invalid={errors[name] ? "true" : undefined}
-        aria-describedby={errors[name] ? `profile-${name}-error` : undefined}
-        class={inputClass(errors[name])}
-        onInput={(e) => setForm({ ...form, [name]: (e.target as HTMLInputElement).value })}
-        {...extra}
-      />
-      <Err name={name} errors={errors} />
-    </div>
+    <TextField
+      form={FORM}
+      name={name}
+      label={label}
+      type={type}
+      value={form[name]}
+      error={errors[name]}
+      onInput={(v) => {
+        setForm({ ...form, [name]: v });
+        clear(name, ...(name === "password" ? ["passwordConfirmation"] : []));
+      }}
+      extra={extra}
+    />
   );
 
   const addEmail = () => {
-    const value = newEmail.trim().toLowerCase();
-    if (emails.length >= 5) return setEmailError("Vous avez atteint le maximum de 5 emails supplémentaires.");
-    if (!EMAIL_SHAPE.test(value)) return setEmailError("Le mail doit être valide.");
-    if (emails.includes(value)) return setEmailError("Cet email est déjà dans la liste.");
+    const value = normalizeEmail(newEmail);
+    const problem = additionalEmailError(emails, value);
+    if (problem) return setErrors({ ...errors, emails: problem });
     setEmails([...emails, value]);
     setNewEmail("");
-    setEmailError("");
+    clear("emails");
   };
+
+  const birthdate = () =>
+    birth.day && birth.month && birth.year
+      ? `${birth.year}-${birth.month.padStart(2, "0")}-${birth.day.padStart(2, "0")}`
+      : "";
 
   const save = async (event: Event) => {
     event.preventDefault();
-    const missing: Errors = {};
-    if (!birth.day) missing.birthDay = "Le jour est requis.";
-    if (!birth.month) missing.birthMonth = "Le mois est requis.";
-    if (!birth.year) missing.birthYear = "L'année est requise.";
-    if (Object.keys(missing).length) {
-      setErrors(missing);
-      return setNotice({ type: "error", text: "Veuillez renseigner toutes les informations obligatoires" });
-    }
-    const birthdate = `${birth.year}-${birth.month.padStart(2, "0")}-${birth.day.padStart(2, "0")}`;
+    const found: Errors = {};
+    if (!birth.day) found.birthDay = BIRTH_PART_REQUIRED.day;
+    if (!birth.month) found.birthMonth = BIRTH_PART_REQUIRED.month;
+    if (!birth.year) found.birthYear = BIRTH_PART_REQUIRED.year;
+    const input = {
+      ...Object.fromEntries(
+        Object.entries(form).map(([k, v]) => [k, k.startsWith("password") ? v : v.trim()]),
+      ) as typeof form,
+      siren: form.siren.replace(/\s/g, ""),
+      vatNumber: form.vatNumber.replace(/\s/g, "").toUpperCase(),
+      birthdate: birthdate(),
+      vatExemption,
+      emails,
+    };
+    const ruleErrors = profileErrors(input, user.type, new Date().toISOString().slice(0, 10));
+    // The birth date's parts have their own messages; its rule (age, real date) shows under the group.
+    if (Object.keys(found).length) delete ruleErrors.birthdate;
+    Object.assign(found, ruleErrors);
+    setErrors(found);
+    if (Object.keys(found).length) return setNotice({ type: "error", text: PROFILE_INVALID });
     setBusy(true);
     try {
-      const saved = await api<UserPayload>("PATCH", "/api/user/update", {
-        ...form,
-        vatExemption,
-        birthdate,
-        emails,
-      });
+      const saved = await api<UserPayload>("PATCH", "/api/user/update", { ...input, vatExemption, emails });
       setUser(saved);
-      setForm({ ...form, password: "", passwordConfirmation: "" });
+      setForm(formOf(saved));
       setErrors({});
-      setNotice({ type: "success", text: "Les données ont été sauvegardées." });
+      setNotice({ type: "success", text: PROFILE_SAVED });
     } catch (error) {
       const body = error instanceof ApiError ? error.body : {};
       setErrors(body.errors ?? {});
-      setNotice({
-        type: "error",
-        text: body.message ?? "Veuillez renseigner toutes les informations obligatoires",
-      });
+      setNotice({ type: "error", text: body.message ?? PROFILE_INVALID });
     } finally {
       setBusy(false);
     }
@@ -158,7 +165,9 @@ export default function ProfileForm({ user: initialUser, birthYears }: ProfileFo
   const deletion = async (method: "DELETE" | "PATCH") => {
     if (
       method === "DELETE" &&
-      !confirm("Voulez-vous vraiment supprimer votre compte ? Vous aurez 14 jours pour changer d'avis.")
+      !confirm(
+        `Voulez-vous vraiment supprimer votre compte ? Vous aurez ${DELETION_GRACE_DAYS} jours pour changer d'avis.`,
+      )
     ) return;
     try {
       setUser(
@@ -173,24 +182,36 @@ export default function ProfileForm({ user: initialUser, birthYears }: ProfileFo
   };
 
   const days = Array.from({ length: 31 }, (_, i) => String(i + 1));
-  const selectClass = (name: string) => `${inputClass(errors[name] ?? errors.birthdate)} bg-white`;
+  const birthSelect = (
+    part: "day" | "month" | "year",
+    name: string,
+    label: string,
+    options: [string, string][],
+  ) => (
+    <label class="text-sm">
+      <span class="sr-only">{label}</span>
+      <select
+        name={name}
+        aria-label={label}
+        class={`${inputClass(errors[name] ?? errors.birthdate)} bg-white`}
+        value={birth[part]}
+        onChange={(e) => {
+          setBirth({ ...birth, [part]: (e.target as HTMLSelectElement).value });
+          clear(name, "birthdate");
+        }}
+      >
+        <option value="">{label}</option>
+        {options.map(([value, text]) => <option key={value} value={value}>{text}</option>)}
+      </select>
+      <FieldError form={FORM} name={name} message={errors[name]} />
+    </label>
+  );
   const deletionDate = user.deletedAt
-    ? new Date((user.deletedAt + GRACE_DAYS * 86400) * 1000).toLocaleDateString("fr-FR")
+    ? new Date((user.deletedAt + DELETION_GRACE_DAYS * 86400) * 1000).toLocaleDateString("fr-FR")
     : null;
 
   return (
-    <form onSubmit={save} noValidate class="max-w-4xl space-y-6 pb-24" data-testid="profile-form">
-      {notice && (
-        <p
-          role={notice.type === "error" ? "alert" : "status"}
-          class={`rounded-lg px-4 py-3 text-sm ${
-            notice.type === "error" ? "bg-red-50 text-red-700" : "bg-emerald-50 text-emerald-800"
-          }`}
-        >
-          {notice.text}
-        </p>
-      )}
-
+    <form onSubmit={save} noValidate class="max-w-4xl space-y-6 pb-28" data-testid="profile-form">
       <Section title="Informations personnelles">
         <div class="grid gap-4 md:grid-cols-2">
           {text("firstname", "Prénom", "text", { autoComplete: "given-name" })}
@@ -198,47 +219,11 @@ export default function ProfileForm({ user: initialUser, birthYears }: ProfileFo
           <fieldset class="md:col-span-2">
             <legend class="text-sm font-medium text-slate-700">Date de naissance</legend>
             <div class="grid grid-cols-3 gap-2">
-              <label class="text-sm">
-                <span class="sr-only">Jour</span>
-                <select
-                  name="birthDay"
-                  class={selectClass("birthDay")}
-                  value={birth.day}
-                  onChange={(e) => setBirth({ ...birth, day: (e.target as HTMLSelectElement).value })}
-                >
-                  <option value="">Jour</option>
-                  {days.map((d) => <option key={d} value={d}>{d}</option>)}
-                </select>
-                <Err name="birthDay" errors={errors} />
-              </label>
-              <label class="text-sm">
-                <span class="sr-only">Mois</span>
-                <select
-                  name="birthMonth"
-                  class={selectClass("birthMonth")}
-                  value={birth.month}
-                  onChange={(e) => setBirth({ ...birth, month: (e.target as HTMLSelectElement).value })}
-                >
-                  <option value="">Mois</option>
-                  {MONTHS.map((m, i) => <option key={m} value={String(i + 1)}>{m}</option>)}
-                </select>
-                <Err name="birthMonth" errors={errors} />
-              </label>
-              <label class="text-sm">
-                <span class="sr-only">Année</span>
-                <select
-                  name="birthYear"
-                  class={selectClass("birthYear")}
-                  value={birth.year}
-                  onChange={(e) => setBirth({ ...birth, year: (e.target as HTMLSelectElement).value })}
-                >
-                  <option value="">Année</option>
-                  {birthYears.map((y) => <option key={y} value={String(y)}>{y}</option>)}
-                </select>
-                <Err name="birthYear" errors={errors} />
-              </label>
+              {birthSelect("day", "birthDay", "Jour", days.map((d) => [d, d]))}
+              {birthSelect("month", "birthMonth", "Mois", FRENCH_MONTHS.map((m, i) => [String(i + 1), m]))}
+              {birthSelect("year", "birthYear", "Année", birthYears.map((y) => [String(y), String(y)]))}
             </div>
-            <Err name="birthdate" errors={errors} />
+            <FieldError form={FORM} name="birthdate" message={errors.birthdate} />
           </fieldset>
           {text("address1", "Adresse", "text", { autoComplete: "address-line1" })}
           {text("address2", "Complément d'adresse", "text", { autoComplete: "address-line2" })}
@@ -277,10 +262,14 @@ export default function ProfileForm({ user: initialUser, birthYears }: ProfileFo
           <input
             type="email"
             name="newEmail"
+            aria-label="Email supplémentaire"
             value={newEmail}
             placeholder="autre.adresse@exemple.fr"
-            class={`${inputClass(emailError)} mt-0`}
-            onInput={(e) => setNewEmail((e.target as HTMLInputElement).value)}
+            class={`${inputClass(errors.emails)} mt-0`}
+            onInput={(e) => {
+              setNewEmail((e.target as HTMLInputElement).value);
+              clear("emails");
+            }}
             onKeyDown={(e) => {
               if (e.key === "Enter") {
                 e.preventDefault();
@@ -296,9 +285,7 @@ export default function ProfileForm({ user: initialUser, birthYears }: ProfileFo
             Ajouter
           </button>
         </div>
-        {(emailError || errors.emails) && (
-          <p class="mt-1 text-xs text-red-600" data-error-for="emails">{emailError || errors.emails}</p>
-        )}
+        <FieldError form={FORM} name="emails" message={errors.emails} />
         {emails.length === 0
           ? <p class="mt-3 text-sm text-slate-500">Aucun email supplémentaire ajouté</p>
           : (
@@ -315,7 +302,7 @@ export default function ProfileForm({ user: initialUser, birthYears }: ProfileFo
                     class="text-red-600 hover:underline"
                     onClick={() => {
                       setEmails(emails.filter((e) => e !== email));
-                      setEmailError("");
+                      clear("emails");
                     }}
                   >
                     Supprimer
@@ -367,7 +354,7 @@ export default function ProfileForm({ user: initialUser, birthYears }: ProfileFo
           )
           : (
             <div class="flex flex-wrap items-center gap-3 text-sm">
-              <span>La suppression devient définitive 14 jours après votre demande.</span>
+              <span>La suppression devient définitive {DELETION_GRACE_DAYS} jours après votre demande.</span>
               <button
                 type="button"
                 onClick={() => deletion("DELETE")}
@@ -379,8 +366,19 @@ export default function ProfileForm({ user: initialUser, birthYears }: ProfileFo
           )}
       </Section>
 
-      <div class="fixed inset-x-0 bottom-0 z-20 border-t border-slate-200 bg-white/95 px-4 py-3 lg:left-[255px]">
-        <div class="mx-auto flex max-w-4xl justify-end">
+      <div class="save-bar fixed inset-x-0 bottom-0 z-20 border-t border-slate-200 bg-white/95 px-4 py-3">
+        <div class="mx-auto flex max-w-4xl flex-wrap items-center justify-end gap-3">
+          {notice && (
+            <p
+              role={notice.type === "error" ? "alert" : "status"}
+              data-testid="profile-notice"
+              class={`flex-1 rounded-lg px-4 py-2 text-sm font-medium ${
+                notice.type === "error" ? "bg-red-50 text-red-700" : "bg-emerald-50 text-emerald-800"
+              }`}
+            >
+              {notice.text}
+            </p>
+          )}
           <button
             type="submit"
             disabled={busy}

@@ -25,11 +25,24 @@ export interface Config {
   contactPhone: string;
   /** Support email address shown to customers. */
   supportEmail: string;
+  /** SMTP server the email worker delivers the outbox through (smtp:// or smtps://); when empty,
+   * emails stay in the outbox, readable by admins. */
+  smtpUrl: string;
+  /** Sender of every email. */
+  mailFrom: string;
+  /** How many reverse proxies in front of the app append to X-Forwarded-For (0: use the TCP peer). */
+  trustProxy: number;
 }
 
 function readEnv(name: string): string | undefined {
   const value = Deno.env.get(name);
   return value === undefined || value === "" ? undefined : value;
+}
+
+function proxies(value: string | undefined): number {
+  const count = Number(value ?? 0);
+  if (!Number.isInteger(count) || count < 0 || count > 10) throw new Error(`TRUST_PROXY invalide : ${value}`);
+  return count;
 }
 
 export function loadConfig(env: (name: string) => string | undefined = readEnv): Config {
@@ -54,5 +67,8 @@ export function loadConfig(env: (name: string) => string | undefined = readEnv):
     watchAssets: env("WATCH_ASSETS") === "1",
     contactPhone: env("CONTACT_PHONE") ?? "01 23 45 67 89",
     supportEmail: env("SUPPORT_EMAIL") ?? "contact@example.fr",
+    smtpUrl: env("SMTP_URL") ?? "",
+    mailFrom: env("MAIL_FROM") ?? "Cocktails & Co <contact@example.fr>",
+    trustProxy: proxies(env("TRUST_PROXY")),
   };
 }

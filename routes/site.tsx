@@ -1,149 +1,38 @@
-// Public pages: home, city pages, legal pages, and the city list API.
-import type { Hono } from "hono";
-import { AppError } from "../lib/errors.ts";
-import { ANON } from "../lib/db/database.ts";
+// Public pages: home, cities, city pages, legal pages, and the city list API. No guard.
+import { Hono } from "hono";
 import type { AppEnv } from "../lib/http/context.ts";
-import { renderSitePage } from "../lib/http/render.tsx";
 import { cachePublicPage } from "../lib/http/page_cache.ts";
-import { findCity, getSiteChrome } from "../lib/site/chrome.ts";
-import { ALCOHOL_WARNING, SITE_NAME } from "../lib/site/brand.ts";
-import { Island } from "../components/Island.tsx";
-import AuthDialog from "../islands/AuthDialog.tsx";
+import { getCityPage, listCities } from "../lib/site/actions.ts";
+import { SITE_NAME } from "../lib/site/brand.ts";
 import { CGU_SECTIONS, PRIVACY_SECTIONS } from "../lib/site/legal.ts";
+import { renderSitePage } from "../components/layout/render.tsx";
+import { CitiesPage, CityPage, HomePage, LegalPage } from "../components/site/pages.tsx";
 
-function LegalPage({ title, sections }: { title: string; sections: { title: string; text: string }[] }) {
-  return (
-    <article class="mx-auto max-w-3xl px-4 py-12">
-      <h1 class="text-3xl font-bold">{title}</h1>
-      {sections.map((s) => (
-        <section key={s.title} class="mt-8">
-          <h2 class="text-xl font-semibold">{s.title}</h2>
-          <p class="mt-2 leading-relaxed text-slate-700">{s.text}</p>
-        </section>
-      ))}
-    </article>
-  );
-}
-
-export function siteRoutes(app: Hono<AppEnv>) {
-  app.get("/", cachePublicPage(), async (c) => {
-    const { cities } = await getSiteChrome(c.var.deps.db);
-    return renderSitePage(
+export const siteRoutes = new Hono<AppEnv>()
+  .get("/", cachePublicPage(), async (c) => {
+    const cities = await listCities(c.var.deps);
+    return renderSitePage(c, SITE_NAME, <HomePage cities={cities} loggedIn={c.var.actor.kind === "user"} />);
+  })
+  .get("/villes", cachePublicPage(), async (c) => {
+    return renderSitePage(c, "Nos villes", <CitiesPage cities={await listCities(c.var.deps)} />);
+  })
+  .get("/ville/:slug", cachePublicPage(), async (c) => {
+    const city = await getCityPage(c.var.deps, c.req.param("slug"));
+    return renderSitePage(c, `Bar à cocktails à ${city.name}`, <CityPage city={city} />);
+  })
+  .get("/cgu-cgv", cachePublicPage(), (c) =>
+    renderSitePage(
       c,
-      SITE_NAME,
-      <>
-        <section class="bg-gradient-to-br from-brand-50 to-white">
-          <div class="mx-auto max-w-6xl px-4 py-20">
-            <h1 class="max-w-2xl text-4xl font-extrabold leading-tight md:text-5xl">
-              Un bar à cocktails sur mesure pour votre événement
-            </h1>
-            <p class="mt-5 max-w-xl text-lg text-slate-600">
-              Mariages, séminaires, anniversaires : nos bartenders partenaires composent votre carte et
-              servent vos invités. Recevez un devis, choisissez vos cocktails et réglez en ligne en toute
-              sécurité.
-            </p>
-            <div class="mt-8 flex flex-wrap gap-3">
-              <Island
-                component={AuthDialog}
-                props={{
-                  buttons: [
-                    {
-                      label: "Créer mon compte",
-                      className:
-                        "rounded-full bg-brand-500 px-6 py-3 font-semibold text-white hover:bg-brand-600",
-                      mode: "register",
-                    },
-                    {
-                      label: "J'ai déjà un compte",
-                      className:
-                        "rounded-full border border-slate-300 px-6 py-3 font-semibold hover:border-brand-500",
-                      mode: "login",
-                    },
-                  ],
-                }}
-              />
-            </div>
-          </div>
-        </section>
-        {cities.length > 0 && (
-          <section class="mx-auto max-w-6xl px-4 py-12">
-            <h2 class="text-2xl font-bold">Nous intervenons près de chez vous</h2>
-            <ul class="mt-6 flex flex-wrap gap-2">
-              {cities.map((city) => (
-                <li key={city.slug}>
-                  <a
-                    href={`/ville/${city.slug}`}
-                    class="inline-block rounded-full bg-slate-100 px-4 py-1.5 text-sm hover:bg-brand-100"
-                  >
-                    {city.name}
-                  </a>
-                </li>
-              ))}
-            </ul>
-          </section>
-        )}
-      </>,
-    );
-  });
-
-  app.get("/ville/:slug", cachePublicPage(), async (c) => {
-    const city = await c.var.deps.db.transaction(ANON, (tx) => findCity(tx, c.req.param("slug")));
-    if (!city) throw new AppError("not_found", "Cette ville n'existe pas.");
-    return renderSitePage(
+      "Conditions générales",
+      <LegalPage title="Conditions générales d'utilisation et de vente" sections={CGU_SECTIONS} />,
+    ))
+  .get("/politique-de-confidentialite", cachePublicPage(), (c) =>
+    renderSitePage(
       c,
-      `Bar à cocktails à ${city.name}`,
-      <section class="mx-auto max-w-4xl px-4 py-14">
-        <p class="text-sm font-semibold uppercase tracking-wide text-brand-600">{city.name}</p>
-        <h1 class="mt-2 text-4xl font-extrabold">Bar à cocktails événementiel à {city.name}</h1>
-        <p class="mt-5 text-lg leading-relaxed text-slate-700">{city.intro}</p>
-        <ul class="mt-8 grid gap-4 md:grid-cols-3">
-          <li class="rounded-xl border border-slate-200 p-5">
-            <p class="font-semibold">Des bartenders près de {city.name}</p>
-            <p class="mt-1 text-sm text-slate-600">
-              Des partenaires de la région, qui connaissent vos lieux de réception.
-            </p>
-          </li>
-          <li class="rounded-xl border border-slate-200 p-5">
-            <p class="font-semibold">Une carte à votre image</p>
-            <p class="mt-1 text-sm text-slate-600">
-              Cocktails signature, classiques ou sans alcool, et créations sur mesure.
-            </p>
-          </li>
-          <li class="rounded-xl border border-slate-200 p-5">
-            <p class="font-semibold">Paiement sécurisé</p>
-            <p class="mt-1 text-sm text-slate-600">
-              Un acompte ou le montant total, par carte, depuis votre devis en ligne.
-            </p>
-          </li>
-        </ul>
-        <p class="mt-8 text-xs text-slate-500">{ALCOHOL_WARNING}</p>
-      </section>,
-    );
+      "Politique de confidentialité",
+      <LegalPage title="Politique de confidentialité" sections={PRIVACY_SECTIONS} />,
+    ))
+  .get("/api/city/index", async (c) => {
+    c.header("Cache-Control", "public, max-age=60");
+    return c.json(await listCities(c.var.deps));
   });
-
-  app.get(
-    "/cgu-cgv",
-    cachePublicPage(),
-    (c) =>
-      renderSitePage(
-        c,
-        "Conditions générales",
-        <LegalPage title="Conditions générales d'utilisation et de vente" sections={CGU_SECTIONS} />,
-      ),
-  );
-  app.get(
-    "/politique-de-confidentialite",
-    cachePublicPage(),
-    (c) =>
-      renderSitePage(
-        c,
-        "Politique de confidentialité",
-        <LegalPage title="Politique de confidentialité" sections={PRIVACY_SECTIONS} />,
-      ),
-  );
-
-  app.get("/api/city/index", async (c) => {
-    const { cities } = await getSiteChrome(c.var.deps.db);
-    return c.json(cities);
-  });
-}

@@ -35,8 +35,10 @@ import { openPglite } from "../lib/db/pglite.ts";
 import { migrate } from "../lib/db/migrate.ts";
 import { seedDemoData } from "../lib/seed/demo.ts";
 import { createLogger } from "../lib/log/logger.ts";
-import { createApp } from "../lib/http/app.ts";
-import { SERVICE } from "../lib/db/database.ts";
+import { createApp } from "../routes/_app.tsx";
+import { createBackground } from "../lib/deps.ts";
+import { systemActor, transactionAs } from "../lib/actor.ts";
+
 import { getManifest } from "../lib/islands/manifest.ts";
 
 const PAGE = "/ville/paris";
@@ -376,7 +378,7 @@ async function main(): Promise<number> {
   await migrate(db);
   await seedDemoData(db);
   const logger = createLogger(db, { quiet: true });
-  const app = createApp({ config, db, logger });
+  const app = await createApp({ config, db, logger, background: createBackground(logger) });
   const servers: Deno.HttpServer[] = [];
   const serve = (handler: (req: Request) => Response | Promise<Response>) => {
     const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, handler);
@@ -475,8 +477,9 @@ async function main(): Promise<number> {
   }
 
   // Unexpected errors the real app met during the run (its logger writes them to public.logs).
-  const logged = await db.transaction(
-    SERVICE,
+  const logged = await transactionAs(
+    db,
+    systemActor("seed"),
     (tx) =>
       tx<{ message: string; count: number }>`select message, count(*)::int as count from public.logs
         where type = 'error' group by message order by count desc limit 5`,

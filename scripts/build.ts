@@ -3,6 +3,7 @@
 // `deno task build` builds once; dev.ts calls `watch()`.
 import * as esbuild from "esbuild";
 import type { Manifest } from "../lib/islands/manifest.ts";
+import { forbiddenInputs, leakedSecrets } from "./island_check.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const OUT = `${ROOT}static/build`;
@@ -43,6 +44,7 @@ async function esbuildOptions(dev: boolean): Promise<esbuild.BuildOptions> {
     sourcemap: dev ? "inline" : false,
     metafile: true,
     outdir: `${OUT}/islands`,
+    absWorkingDir: ROOT,
     entryNames: "[name]-[hash]",
     chunkNames: "chunk-[hash]",
     jsx: "automatic",
@@ -100,9 +102,22 @@ async function writeManifest(manifest: Manifest) {
 
 /** Builds next to the current files, switches the manifest, then removes what it no longer names:
  * a server already running keeps finding its files until the new manifest is in place. */
+/** Throws when an island bundle would ship server code or a secret. */
+async function checkIslands(metafile: esbuild.Metafile): Promise<void> {
+  const outputs: Record<string, string> = {};
+  for (const file of Object.keys(metafile.outputs)) outputs[file] = await Deno.readTextFile(`${ROOT}${file}`);
+  const problems = [...forbiddenInputs(metafile), ...leakedSecrets(outputs, (name) => Deno.env.get(name))];
+  if (problems.length) {
+    throw new Error(
+      `Construction refusée : un îlot embarquerait du code serveur ou un secret.\n${problems.join("\n")}`,
+    );
+  }
+}
+
 export async function build(dev = false): Promise<Manifest> {
   await Deno.mkdir(OUT, { recursive: true });
   const [result, css] = await Promise.all([esbuild.build(await esbuildOptions(dev)), buildCss(dev)]);
+  await checkIslands(result.metafile!);
   const manifest = { css, islands: islandsFromMetafile(result.metafile!) };
   await writeManifest(manifest);
   await esbuild.stop();
@@ -132,6 +147,7 @@ export async function watch(): Promise<void> {
   const rebuild = async () => {
     try {
       const result = await context.rebuild();
+      await checkIslands(result.metafile!);
       manifest = { css: await buildCss(true), islands: islandsFromMetafile(result.metafile!) };
       await writeManifest(manifest);
     } catch (error) {

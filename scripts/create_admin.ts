@@ -3,9 +3,9 @@
 import { loadConfig } from "../lib/config.ts";
 import { openDatabase } from "../lib/db/open.ts";
 import { migrate } from "../lib/db/migrate.ts";
-import { SERVICE } from "../lib/db/database.ts";
-import { createAccount } from "../lib/auth/service.ts";
-import { isEmailShape, isStrongPassword, PASSWORD_RULE_MESSAGE } from "../lib/accounts/rules.ts";
+import { systemActor } from "../lib/actor.ts";
+import { createAccount } from "../lib/auth/actions.ts";
+import { EMAIL_TAKEN, isEmailShape, isStrongPassword, PASSWORD_RULE_MESSAGE } from "../lib/accounts/rules.ts";
 
 const [email, firstname = "Admin", lastname = ""] = Deno.args;
 if (!email || !isEmailShape(email)) {
@@ -20,13 +20,16 @@ if (!isStrongPassword(password)) {
 const db = await openDatabase(loadConfig());
 await migrate(db);
 try {
-  const id = await db.transaction(
-    SERVICE,
-    (tx) => createAccount(tx, { type: "Admin", email, password, firstname, lastname }),
-  );
+  const id = await createAccount({ db }, systemActor("cli"), {
+    type: "Admin",
+    email,
+    password,
+    firstname,
+    lastname,
+  });
   console.log(`Administrateur créé : ${email} (${id})`);
 } catch (error) {
-  console.error((error as { code?: string }).code === "23505" ? "Cet email existe déjà chez nous." : error);
+  console.error((error as { code?: string }).code === "23505" ? EMAIL_TAKEN : error);
   Deno.exitCode = 1;
 } finally {
   await db.close();

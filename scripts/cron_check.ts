@@ -1,9 +1,11 @@
-// Proves pg_cron for real: on the database named by cron.database_name (DATABASE_URL in CI), the
-// migrations schedule the housekeeping jobs and pg_cron's background workers run them
-// successfully within a bit more than a minute. Prints `pg_cron: N passed, M failed`.
+// Proves pg_cron for real: on the database named by cron.database_name (DATABASE_URL in CI), the app's
+// start-up hands the registry's SQL jobs to pg_cron (syncPgCron), and pg_cron's background workers run
+// them successfully within a bit more than a minute. Prints `pg_cron: N passed, M failed`.
 import postgres from "postgres";
 import { openPostgres } from "../lib/db/postgres.ts";
 import { migrate } from "../lib/db/migrate.ts";
+import { syncPgCron } from "../lib/jobs/scheduler.ts";
+import { JOBS } from "../lib/jobs/registry.ts";
 
 export async function checkPgCron(
   url: string,
@@ -17,20 +19,27 @@ export async function checkPgCron(
              exists (select from pg_available_extensions where name = 'pg_cron') as available`;
     if (!available || cronDb !== db) return { passed: 0, failed: 0, skipped: `pg_cron does not serve ${db}` };
     const app = openPostgres(url, { max: 2 });
-    await migrate(app);
-    await app.close();
-    const jobs = await sql<{ jobname: string }[]>`select jobname from cron.job order by jobname`;
-    const names = jobs.map((j) => j.jobname);
-    const scheduled = names.includes("purge-deleted-accounts") && names.includes("purge-expired-identity");
-    if (!scheduled) {
-      console.error(`pg_cron jobs missing: ${names.join(", ")}`);
+    let handedOver: boolean;
+    try {
+      await migrate(app);
+      handedOver = await syncPgCron({ db: app });
+    } finally {
+      await app.close();
+    }
+    const jobs = await sql<
+      { jobname: string; schedule: string }[]
+    >`select jobname, schedule from cron.job order by jobname`;
+    const expected = JOBS.filter((job) => job.sql).map((job) => `app:${job.name} ${job.schedule}`).sort();
+    const names = jobs.map((j) => `${j.jobname} ${j.schedule}`);
+    if (!handedOver || JSON.stringify(names) !== JSON.stringify(expected)) {
+      console.error(`pg_cron jobs: ${names.join(", ")}; expected exactly ${expected.join(", ")}`);
       return { passed: 0, failed: 1 };
     }
     const started = Date.now();
     while (Date.now() - started < 80_000) {
       const runs = await sql<{ status: string; message: string }[]>`
         select status, return_message as message from cron.job_run_details d join cron.job j using (jobid)
-        where j.jobname = 'purge-deleted-accounts' and d.status in ('succeeded', 'failed') order by runid desc limit 1`;
+        where j.jobname = 'app:purge-deleted-accounts' and d.status in ('succeeded', 'failed') order by runid desc limit 1`;
       if (runs.length) {
         if (runs[0].status === "succeeded") return { passed: 2, failed: 0 };
         console.error(`pg_cron run failed: ${runs[0].message}`);

@@ -1,12 +1,13 @@
 // `deno task test`: every check of the project, in order, with one closing line `N passed, M failed`.
 //  1. builds the browser assets;
 //  2. unit and in-process HTTP tests (deno test) on the embedded PGlite;
-//  3. when DATABASE_URL is set: the HTTP tests again on a fresh PostgreSQL database (dropped after),
-//     the pgTAP policy tests, and the pg_cron check on DATABASE_URL's own database;
+//  3. when DATABASE_URL is set: the HTTP tests again on a fresh PostgreSQL database shaped like a hosted
+//     one (the app migrates and runs as a non-superuser owner; dropped after), the pgTAP policy tests,
+//     and the pg_cron check on DATABASE_URL's own database;
 //  4. browser tests (Playwright with Debian's /usr/bin/chromium).
 import { runPgTap } from "./pgtap.ts";
 import { checkPgCron } from "./cron_check.ts";
-import { withFreshDatabase } from "./fresh_database.ts";
+import { withHostedDatabase } from "./fresh_database.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const CHROMIUM = "/usr/bin/chromium";
@@ -71,12 +72,12 @@ if (wanted("unit")) {
 
 if (databaseUrl && wanted("postgres")) {
   outcomes.push(
-    await withFreshDatabase(
+    await withHostedDatabase(
       databaseUrl,
       "test",
       async (url) =>
         denoCounts(
-          "HTTP tests (PostgreSQL)",
+          "HTTP tests (PostgreSQL, as a non-superuser owner)",
           await deno(["test", "-A", "--quiet", "tests/http/"], { TEST_DATABASE_URL: url }),
         ),
     ),

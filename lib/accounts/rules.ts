@@ -1,6 +1,16 @@
-// Pure account rules: registration (spec 000 §5), profile (spec 001 §5), phone and email shapes.
-// No database, no environment: unit-tested in rules_test.ts.
+// Pure account rules: registration (spec 000 §5), profile (spec 001 §5), phone and email shapes, and
+// every French message of the accounts capability. No database, no environment: unit-tested in
+// rules_test.ts. The islands (AuthForm, ProfileForm) import the same validators and messages, so that
+// each rule is written once: `registrationErrors` and `profileErrors` are plain functions the browser
+// runs before sending, and the zod schemas below only coerce the input and then call them. The schemas
+// are built by functions, and the full phone check (libphonenumber) is used only by them, so an island
+// bundles neither zod nor the phone metadata.
 import { z } from "zod";
+import { isPhoneShape, normalizePhone } from "./phone.ts";
+
+export { isPhoneShape, normalizePhone };
+
+export type UserType = "Admin" | "Company" | "Customer";
 
 export const REQUIRED = "Ce champ est requis";
 export const REGISTRATION_INVALID = "Veuillez renseigner tous les champs obligatoires";
@@ -8,32 +18,75 @@ export const PROFILE_INVALID = "Veuillez renseigner toutes les informations obli
 export const PROFILE_SAVED = "Les données ont été sauvegardées.";
 export const MAX_ADDITIONAL_EMAILS = 5;
 export const ADULT_AGE = 18;
+/** A deletion request becomes final after this many days; logging in cancels it. */
+export const DELETION_GRACE_DAYS = 14;
 
-const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-/** 8+ characters, upper, lower, digit and one of # ? ! @ $ % ^ & * - */
-const REGISTRATION_PASSWORD = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?=.*[#?!@$%^&*-]).{8,}$/;
 export const PASSWORD_RULE_MESSAGE =
   "Le mot de passe doit contenir au moins 8 caractères, une majuscule, une minuscule, un chiffre et un caractère spécial.";
 export const SIREN_MESSAGE = "Le SIREN doit contenir exactement 9 chiffres.";
 export const VAT_MESSAGE = "Le numéro de TVA doit être au format européen (ex: FR12345678901).";
 export const ADULT_MESSAGE = "Vous devez avoir plus de 18 ans";
+export const EMAIL_TAKEN = "Cet email existe déjà chez nous.";
+export const PHONE_TAKEN = "Ce téléphone existe déjà chez nous.";
+export const PHONE_INVALID = "Le téléphone doit être valide.";
+export const EMAIL_INVALID = "L'email doit être valide.";
+export const BAD_CREDENTIALS = "Email ou mot de passe incorrect";
+export const CONFIRMATION_REQUIRED = "Votre confirmation de mot de passe est requise.";
+export const PASSWORDS_DIFFER = "Les mots de passe doivent être identiques.";
+export const BIRTHDATE_INVALID = "La date de naissance est invalide.";
+export const PROFILE_PASSWORD_MIN = 12;
+export const PROFILE_PASSWORD_MESSAGE = "Le mot de passe doit contenir au moins 12 caractères.";
+export const ADDITIONAL_EMAILS_LIMIT_MESSAGE = "Vous avez atteint le maximum de 5 emails supplémentaires.";
+export const ADDITIONAL_EMAIL_INVALID = "Le mail doit être valide.";
+export const ADDITIONAL_EMAIL_DUPLICATE = "Cet email est déjà dans la liste.";
+export const CONSENT_MESSAGES = {
+  terms: "Vous devez accepter les conditions générales",
+  privacy: "Vous devez accepter la politique de confidentialité",
+  age: "Vous devez avoir plus de 18 ans",
+  optin: "Vous devez accepter d'être contacté dans le cadre de l'organisation de votre événement",
+} as const;
+export const PROFILE_REQUIRED = {
+  firstname: "Votre prénom est requis.",
+  lastname: "Votre nom est requis.",
+  address1: "Votre adresse est requise.",
+  zipcode: "Votre code postal est requis.",
+  city: "Votre ville est requise.",
+  phone: "Votre numéro de téléphone est requis.",
+  birthdate: "La date de naissance est requise.",
+} as const;
+export const BIRTH_PART_REQUIRED = {
+  day: "Le jour est requis.",
+  month: "Le mois est requis.",
+  year: "L'année est requise.",
+} as const;
+
+/** Names, addresses and the like: long enough for any real value, bounded for storage. */
+export const MAX_TEXT_LENGTH = 255;
+export const TOO_LONG = "Ce champ est trop long (255 caractères au maximum).";
+
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** 8+ characters, upper, lower, digit and one of # ? ! @ $ % ^ & * - */
+const REGISTRATION_PASSWORD = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?=.*[#?!@$%^&*-]).{8,}$/;
 
 export function isEmailShape(value: string): boolean {
-  return EMAIL_SHAPE.test(value);
+  return EMAIL_SHAPE.test(value) && value.length <= 254;
 }
 
 export function isStrongPassword(value: string): boolean {
   return REGISTRATION_PASSWORD.test(value);
 }
 
-/** Keeps digits and a leading +; "06 12.34-56 78" → "0612345678". */
-export function normalizePhone(value: string): string {
-  const trimmed = value.trim();
-  return (trimmed.startsWith("+") ? "+" : "") + trimmed.replace(/\D/g, "");
+/** The browser's quick check: 8 to 15 digits, optionally international. The server then checks the
+ * number for real (`isPhoneShape`, which needs 30 kB of phone metadata). */
+export function isPhoneLike(value: string): boolean {
+  return /^(\+|00)?\d{8,15}$/.test(value.replace(/[\s.\-()]/g, ""));
 }
 
-export function isPhoneShape(value: string): boolean {
-  return /^\+?\d{8,15}$/.test(normalizePhone(value));
+/** A stored (E.164) number as people write it: French numbers as "06 00 00 00 05", others as stored. */
+export function displayPhone(e164: string | null): string {
+  if (!e164) return "";
+  const french = /^\+33([1-9])(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(e164);
+  return french ? `0${french.slice(1).join(" ")}` : e164;
 }
 
 export function normalizeEmail(value: string): string {
@@ -54,193 +107,267 @@ export function isIsoDate(value: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
 }
 
+/** Unix seconds between 1900 and 2200: anything else is not a birth date (and 1e20 is no date at all). */
+const MIN_UNIX = -2208988800;
+const MAX_UNIX = 7258118400;
+
 /** Accepts YYYY-MM-DD or unix seconds (the user payload's form) and returns YYYY-MM-DD. */
 export function toIsoDate(value: unknown): string | null {
-  if (typeof value === "number" && Number.isFinite(value)) {
+  if (typeof value === "number") {
+    if (!Number.isFinite(value) || value < MIN_UNIX || value > MAX_UNIX) return null;
     return new Date(value * 1000).toISOString().slice(0, 10);
   }
   if (typeof value === "string" && isIsoDate(value.trim())) return value.trim();
-  if (typeof value === "string" && /^\d+$/.test(value.trim())) return toIsoDate(Number(value));
+  if (typeof value === "string" && /^-?\d{1,12}$/.test(value.trim())) return toIsoDate(Number(value));
   return null;
 }
 
+type Errors = Record<string, string>;
+
+function birthdateError(birthdate: string, today: string, required: string): string | null {
+  if (birthdate === "") return required;
+  if (!isIsoDate(birthdate) || birthdate < "1900-01-01") return BIRTHDATE_INVALID;
+  if (ageOn(birthdate, today) < ADULT_AGE) return ADULT_MESSAGE;
+  return null;
+}
+
+function textErrors(
+  input: Record<string, unknown>,
+  required: Record<string, string>,
+  optional: string[],
+): Errors {
+  const errors: Errors = {};
+  for (const [field, message] of Object.entries(required)) {
+    const value = String(input[field] ?? "");
+    if (value === "") errors[field] = message;
+    else if (value.length > MAX_TEXT_LENGTH) errors[field] = TOO_LONG;
+  }
+  for (const field of optional) {
+    if (String(input[field] ?? "").length > MAX_TEXT_LENGTH) errors[field] = TOO_LONG;
+  }
+  return errors;
+}
+
+/** Spec 000 §5: the confirmation is required, follows the password rule, and equals the password.
+ * (An API client that sends no confirmation at all is not asked for one.) */
+export function registrationConfirmationError(
+  password: string,
+  confirmation: string | undefined,
+): string | null {
+  if (confirmation === undefined) return null;
+  if (confirmation === "") return CONFIRMATION_REQUIRED;
+  if (!isStrongPassword(confirmation)) return PASSWORD_RULE_MESSAGE;
+  if (confirmation !== password) return PASSWORDS_DIFFER;
+  return null;
+}
+
+/** Spec 001 §5: the profile password is optional; when given, 12 characters and confirmed. */
+export function profilePasswordErrors(password: string, confirmation: string): Errors {
+  const errors: Errors = {};
+  if (password === "") return errors;
+  if (confirmation === "") errors.passwordConfirmation = CONFIRMATION_REQUIRED;
+  if (password.length < PROFILE_PASSWORD_MIN) errors.password = PROFILE_PASSWORD_MESSAGE;
+  else if (confirmation !== "" && password !== confirmation) errors.passwordConfirmation = PASSWORDS_DIFFER;
+  return errors;
+}
+
+/** The additional-emails list: shape, no duplicates, at most 5. Returns the first problem. */
+export function additionalEmailError(list: string[], candidate: string): string | null {
+  if (list.length >= MAX_ADDITIONAL_EMAILS) return ADDITIONAL_EMAILS_LIMIT_MESSAGE;
+  if (!isEmailShape(candidate)) return ADDITIONAL_EMAIL_INVALID;
+  if (list.includes(candidate)) return ADDITIONAL_EMAIL_DUPLICATE;
+  return null;
+}
+
+export interface RegistrationInput {
+  professional: boolean;
+  name: string;
+  siren: string;
+  firstname: string;
+  lastname: string;
+  /** YYYY-MM-DD, "" when empty, anything else when unreadable. */
+  birthdate: string;
+  address: string;
+  zipcode: string;
+  city: string;
+  phone: string;
+  email: string;
+  password: string;
+  passwordConfirmation?: string;
+  terms: boolean;
+  privacy: boolean;
+  age: boolean;
+  optin: boolean;
+}
+
+/** Every field's first problem (spec 000 §5), for the browser and the server alike. */
+export function registrationErrors(
+  input: RegistrationInput,
+  today: string,
+  isPhone: (value: string) => boolean = isPhoneLike,
+): Errors {
+  // The payload has no explicit flag in the spec: company fields sent mean a professional.
+  const professional = input.professional || input.name !== "" || input.siren !== "";
+  const errors: Errors = textErrors(
+    input as unknown as Record<string, unknown>,
+    { firstname: REQUIRED, lastname: REQUIRED, address: REQUIRED, zipcode: REQUIRED, city: REQUIRED },
+    ["name"],
+  );
+  if (professional && input.name === "") errors.name = REQUIRED;
+  if (professional && input.siren === "") errors.siren = REQUIRED;
+  else if (professional && !/^\d{9}$/.test(input.siren)) errors.siren = SIREN_MESSAGE;
+  const birth = birthdateError(input.birthdate, today, REQUIRED);
+  if (birth) errors.birthdate = birth;
+  if (input.phone === "") errors.phone = "Votre téléphone est requis.";
+  else if (!isPhone(input.phone)) errors.phone = PHONE_INVALID;
+  if (input.email === "") errors.email = "Votre email est requis.";
+  else if (!isEmailShape(input.email)) errors.email = EMAIL_INVALID;
+  if (input.password === "") errors.password = "Votre mot de passe est requis.";
+  else if (!isStrongPassword(input.password)) errors.password = PASSWORD_RULE_MESSAGE;
+  const confirmation = registrationConfirmationError(input.password, input.passwordConfirmation);
+  if (confirmation) errors.passwordConfirmation = confirmation;
+  for (const consent of ["terms", "privacy", "age", "optin"] as const) {
+    if (!input[consent]) errors[consent] = CONSENT_MESSAGES[consent];
+  }
+  return errors;
+}
+
+export interface ProfileInput {
+  firstname: string;
+  lastname: string;
+  address1: string;
+  address2: string;
+  zipcode: string;
+  city: string;
+  phone: string;
+  /** YYYY-MM-DD, "" when empty, anything else when unreadable. */
+  birthdate: string;
+  name: string;
+  siren: string;
+  vatNumber: string;
+  vatExemption: boolean;
+  emails: string[];
+  password: string;
+  passwordConfirmation: string;
+}
+
+/** Every field's first problem (spec 001 §5), for the browser and the server alike. */
+export function profileErrors(
+  input: ProfileInput,
+  type: UserType,
+  today: string,
+  isPhone: (value: string) => boolean = isPhoneLike,
+): Errors {
+  const { phone: _phone, birthdate: _birth, ...requiredText } = PROFILE_REQUIRED;
+  const errors = textErrors(input as unknown as Record<string, unknown>, requiredText, ["address2", "name"]);
+  if (input.phone === "") errors.phone = PROFILE_REQUIRED.phone;
+  else if (!isPhone(input.phone)) errors.phone = PHONE_INVALID;
+  const birth = birthdateError(input.birthdate, today, PROFILE_REQUIRED.birthdate);
+  if (birth) errors.birthdate = birth;
+  if (type === "Company") {
+    if (!/^\d{9}$/.test(input.siren)) errors.siren = SIREN_MESSAGE;
+    if (input.vatNumber !== "" && !/^[A-Z]{2}[A-Z0-9]{2,12}$/.test(input.vatNumber)) {
+      errors.vatNumber = VAT_MESSAGE;
+    }
+  } else if (input.siren !== "" && !/^\d{9}$/.test(input.siren)) {
+    // The spec applies the 9-digit rule to companies; a customer's SIREN, when given, must still be
+    // a real SIREN.
+    errors.siren = SIREN_MESSAGE;
+  }
+  if (input.emails.length > MAX_ADDITIONAL_EMAILS) errors.emails = ADDITIONAL_EMAILS_LIMIT_MESSAGE;
+  else if (input.emails.some((e) => !isEmailShape(e))) errors.emails = ADDITIONAL_EMAIL_INVALID;
+  else if (new Set(input.emails).size !== input.emails.length) errors.emails = ADDITIONAL_EMAIL_DUPLICATE;
+  Object.assign(errors, profilePasswordErrors(input.password, input.passwordConfirmation));
+  return errors;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Server-side schemas: coerce whatever arrived into the validators' input, then run them with the
+// full phone check.
+
 const checked = (v: unknown) => v === true || v === "true" || v === "on" || v === "1" || v === 1;
 const text = (v: unknown) => (typeof v === "string" ? v.trim() : typeof v === "number" ? String(v) : "");
+const rawText = (v: unknown) => (typeof v === "string" ? v : "");
+const birthText = (v: unknown) => toIsoDate(v) ?? (v === "" || v == null ? "" : "invalid");
+const noSpaces = (v: unknown) => text(v).replace(/\s/g, "");
 
-/** Names, addresses and the like: long enough for any real value, bounded for storage. */
-export const MAX_TEXT_LENGTH = 255;
-export const TOO_LONG = "Ce champ est trop long (255 caractères au maximum).";
-const requiredText = (message = REQUIRED) =>
-  z.preprocess(text, z.string().min(1, message).max(MAX_TEXT_LENGTH, TOO_LONG));
-const optionalText = z.preprocess(text, z.string().max(MAX_TEXT_LENGTH, TOO_LONG));
-const consent = (message: string) => z.preprocess(checked, z.literal(true, { error: message }));
+/** A field read from any input (missing, wrong type…) into the value the validators expect. */
+const coerced = <T>(fn: (v: unknown) => T) => z.unknown().optional().transform(fn);
 
-function birthdateField(today: string, required: string) {
-  return z.preprocess(
-    (v) => toIsoDate(v) ?? (v === "" || v == null ? "" : "invalid"),
-    z.string().min(1, required)
-      .refine((d) => d === "" || isIsoDate(d), "La date de naissance est invalide.")
-      .refine((d) => !isIsoDate(d) || d >= "1900-01-01", "La date de naissance est invalide.")
-      .refine((d) => !isIsoDate(d) || ageOn(d, today) >= ADULT_AGE, ADULT_MESSAGE),
-  );
+function addIssues(ctx: z.RefinementCtx, errors: Errors) {
+  for (const [path, message] of Object.entries(errors)) {
+    ctx.addIssue({ code: "custom", path: [path], message });
+  }
 }
 
 export function registrationSchema(today: string) {
   return z.object({
-    professional: z.preprocess(checked, z.boolean()),
-    name: optionalText,
-    siren: z.preprocess((v) => text(v).replace(/\s/g, ""), z.string()),
-    firstname: requiredText(),
-    lastname: requiredText(),
-    birthdate: birthdateField(today, REQUIRED),
-    address: requiredText(),
-    zipcode: requiredText(),
-    city: requiredText(),
-    phone: z.preprocess(
-      text,
-      z.string().min(1, "Votre téléphone est requis.").refine(isPhoneShape, "Le téléphone doit être valide."),
-    ),
-    email: z.preprocess(
-      (v) => normalizeEmail(text(v)),
-      z.string().min(1, "Votre email est requis.").max(254, "L'email doit être valide.")
-        .refine(isEmailShape, "L'email doit être valide."),
-    ),
-    password: z.preprocess(
-      (v) => (typeof v === "string" ? v : ""),
-      z.string().min(1, "Votre mot de passe est requis.").refine(isStrongPassword, PASSWORD_RULE_MESSAGE),
-    ),
-    passwordConfirmation: z.preprocess((v) => (typeof v === "string" ? v : undefined), z.string().optional()),
-    terms: consent("Vous devez accepter les conditions générales"),
-    privacy: consent("Vous devez accepter la politique de confidentialité"),
-    age: consent("Vous devez avoir plus de 18 ans"),
-    optin: consent("Vous devez accepter d'être contacté dans le cadre de l'organisation de votre événement"),
-    token: z.preprocess((v) => (typeof v === "string" ? v : undefined), z.string().max(200).optional()),
-  }).superRefine((raw, ctx) => {
-    // Runs even when single fields failed (`when`), so fields may still hold unparsed input.
-    const data = {
-      professional: raw.professional === true,
-      name: typeof raw.name === "string" ? raw.name : "",
-      siren: typeof raw.siren === "string" ? raw.siren : "",
-      password: typeof raw.password === "string" ? raw.password : "",
-      passwordConfirmation: typeof raw.passwordConfirmation === "string"
-        ? raw.passwordConfirmation
-        : undefined,
-    };
-    // The payload has no explicit flag in the spec: company fields sent mean a professional.
-    const professional = data.professional || data.name !== "" || data.siren !== "";
-    if (professional && data.name === "") ctx.addIssue({ code: "custom", path: ["name"], message: REQUIRED });
-    if (professional && data.siren === "") {
-      ctx.addIssue({ code: "custom", path: ["siren"], message: REQUIRED });
-    } else if (professional && !/^\d{9}$/.test(data.siren)) {
-      ctx.addIssue({ code: "custom", path: ["siren"], message: SIREN_MESSAGE });
-    }
-    if (data.passwordConfirmation !== undefined) {
-      if (data.passwordConfirmation === "") {
-        ctx.addIssue({
-          code: "custom",
-          path: ["passwordConfirmation"],
-          message: "Votre confirmation de mot de passe est requise.",
-        });
-      } else if (data.passwordConfirmation !== data.password) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["passwordConfirmation"],
-          message: "Les mots de passe doivent être identiques.",
-        });
-      }
-    }
-  }, { when: () => true });
+    professional: coerced(checked),
+    name: coerced(text),
+    siren: coerced(noSpaces),
+    firstname: coerced(text),
+    lastname: coerced(text),
+    birthdate: coerced(birthText),
+    address: coerced(text),
+    zipcode: coerced(text),
+    city: coerced(text),
+    phone: coerced(text),
+    email: coerced((v) => normalizeEmail(text(v))),
+    password: coerced(rawText),
+    passwordConfirmation: coerced((v) => (typeof v === "string" ? v : undefined)),
+    terms: coerced(checked),
+    privacy: coerced(checked),
+    age: coerced(checked),
+    optin: coerced(checked),
+  }).superRefine((input, ctx) => addIssues(ctx, registrationErrors(input, today, isPhoneShape)));
 }
 
 export type Registration = z.output<ReturnType<typeof registrationSchema>>;
 
-export type UserType = "Admin" | "Company" | "Customer";
-
 export function profileSchema(type: UserType, today: string) {
   return z.object({
-    firstname: requiredText("Votre prénom est requis."),
-    lastname: requiredText("Votre nom est requis."),
-    address1: requiredText("Votre adresse est requise."),
-    address2: optionalText,
-    zipcode: requiredText("Votre code postal est requis."),
-    city: requiredText("Votre ville est requise."),
-    phone: z.preprocess(
-      text,
-      z.string().min(1, "Votre numéro de téléphone est requis.").refine(
-        isPhoneShape,
-        "Le téléphone doit être valide.",
-      ),
-    ),
-    birthdate: birthdateField(today, "La date de naissance est requise."),
-    name: optionalText,
-    siren: z.preprocess((v) => text(v).replace(/\s/g, ""), z.string()),
-    vatNumber: z.preprocess((v) => text(v).replace(/\s/g, "").toUpperCase(), z.string()),
-    vatExemption: z.preprocess(checked, z.boolean()),
-    emails: z.preprocess(
-      (v) => (Array.isArray(v) ? v.map((e) => normalizeEmail(text(e))) : v == null ? [] : v),
-      z.array(z.string().refine(isEmailShape, "Le mail doit être valide."), {
-        error: "Le mail doit être valide.",
-      })
-        .max(MAX_ADDITIONAL_EMAILS, "Vous avez atteint le maximum de 5 emails supplémentaires.")
-        .refine((list) => new Set(list).size === list.length, "Cet email est déjà dans la liste."),
-    ),
-    password: z.preprocess((v) => (typeof v === "string" ? v : ""), z.string()),
-    passwordConfirmation: z.preprocess((v) => (typeof v === "string" ? v : ""), z.string()),
-  }).superRefine((raw, ctx) => {
-    const str = (v: unknown) => (typeof v === "string" ? v : "");
-    const data = {
-      siren: str(raw.siren),
-      vatNumber: str(raw.vatNumber),
-      password: str(raw.password),
-      passwordConfirmation: str(raw.passwordConfirmation),
-    };
-    const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
-    if (type === "Company") {
-      if (!/^\d{9}$/.test(data.siren)) issue("siren", SIREN_MESSAGE);
-      if (data.vatNumber !== "" && !/^[A-Z]{2}[A-Z0-9]{2,12}$/.test(data.vatNumber)) {
-        issue("vatNumber", VAT_MESSAGE);
-      }
-    } else if (data.siren !== "" && !/^\d{9}$/.test(data.siren)) {
-      // The spec applies the 9-digit rule to companies; a customer's SIREN, when given, must still
-      // be a real SIREN.
-      issue("siren", SIREN_MESSAGE);
-    }
-    if (data.password !== "") {
-      if (data.passwordConfirmation === "") {
-        issue("passwordConfirmation", "Votre confirmation de mot de passe est requise.");
-      }
-      if (data.password.length < 12) {
-        issue("password", "Le mot de passe doit contenir au moins 12 caractères.");
-      } else if (data.passwordConfirmation !== "" && data.password !== data.passwordConfirmation) {
-        issue("passwordConfirmation", "Les mots de passe doivent être identiques.");
-      }
-    }
-  }, { when: () => true }).transform((data) => ({
-    ...data,
-    // Company details only belong to the types that have them.
-    name: type === "Admin" ? "" : data.name,
-    siren: type === "Admin" ? "" : data.siren,
-    vatNumber: type === "Company" ? data.vatNumber : "",
-    vatExemption: type === "Company" ? data.vatExemption : false,
-  }));
+    firstname: coerced(text),
+    lastname: coerced(text),
+    address1: coerced(text),
+    address2: coerced(text),
+    zipcode: coerced(text),
+    city: coerced(text),
+    phone: coerced(text),
+    birthdate: coerced(birthText),
+    name: coerced(text),
+    siren: coerced(noSpaces),
+    vatNumber: coerced((v) => noSpaces(v).toUpperCase()),
+    vatExemption: coerced(checked),
+    emails: coerced((v) => Array.isArray(v) ? v.map((e) => normalizeEmail(text(e))) : v == null ? [] : [""]),
+    password: coerced(rawText),
+    passwordConfirmation: coerced(rawText),
+  }).superRefine((input, ctx) => addIssues(ctx, profileErrors(input, type, today, isPhoneShape)))
+    .transform((data) => ({
+      ...data,
+      // Company details only belong to the types that have them.
+      name: type === "Admin" ? "" : data.name,
+      siren: type === "Admin" ? "" : data.siren,
+      vatNumber: type === "Company" ? data.vatNumber : "",
+      vatExemption: type === "Company" ? data.vatExemption : false,
+    }));
 }
 
 export type ProfileUpdate = z.output<ReturnType<typeof profileSchema>>;
 
 /** Password reset: the registration rule, and both entries identical. */
-export const passwordResetSchema = z.object({
-  password: z.preprocess(
-    (v) => (typeof v === "string" ? v : ""),
-    z.string().min(1, "Votre mot de passe est requis.").refine(isStrongPassword, PASSWORD_RULE_MESSAGE),
-  ),
-  passwordConfirmation: z.preprocess(
-    (v) => (typeof v === "string" ? v : ""),
-    z.string().min(1, "Votre confirmation de mot de passe est requise."),
-  ),
-}).refine((d) => d.password === d.passwordConfirmation, {
-  path: ["passwordConfirmation"],
-  message: "Les mots de passe doivent être identiques.",
-});
+export function passwordResetSchema() {
+  return z.object({
+    password: coerced(rawText),
+    passwordConfirmation: coerced(rawText),
+  }).superRefine((input, ctx) => {
+    const errors: Errors = {};
+    if (input.password === "") errors.password = "Votre mot de passe est requis.";
+    else if (!isStrongPassword(input.password)) errors.password = PASSWORD_RULE_MESSAGE;
+    if (input.passwordConfirmation === "") errors.passwordConfirmation = CONFIRMATION_REQUIRED;
+    else if (input.passwordConfirmation !== input.password) errors.passwordConfirmation = PASSWORDS_DIFFER;
+    addIssues(ctx, errors);
+  });
+}
 
 /** Years offered by the birth-year select: 82 years ending 18 years before the current year. */
 export function birthYearChoices(currentYear: number): number[] {

@@ -1,21 +1,58 @@
+// The embedded database: real PostgreSQL compiled to WebAssembly, in this process, with its files in a
+// folder. Only one process may open a folder: a second one would see only its own writes and lose
+// some of them on restart, so it is refused (see folder_lock.ts).
 import { PGlite } from "@electric-sql/pglite";
-import { applyClaims, type Claims, type Database, makeTx, type Tx } from "./database.ts";
+import {
+  type Claims,
+  CLAIMS_SQL,
+  claimsParams,
+  type Database,
+  makeTx,
+  OID,
+  parseDate,
+  parseInt8,
+  parseTimestamp,
+  type Tx,
+} from "./database.ts";
+import { acquireFolderLock } from "./folder_lock.ts";
+
+const parseArray = <T>(parse: (text: string) => T) => (text: string) =>
+  text === "{}" ? [] : text.slice(1, -1).split(",").map((item) => parse(item.replace(/^"|"$/g, "")));
 
 export async function openPglite(dataDir: string): Promise<Database> {
-  if (!dataDir.startsWith("memory://")) await Deno.mkdir(dataDir, { recursive: true });
-  const pg = await PGlite.create(dataDir);
+  const inMemory = dataDir.startsWith("memory://");
+  if (!inMemory) await Deno.mkdir(dataDir, { recursive: true });
+  const lock = inMemory ? null : await acquireFolderLock(dataDir);
+  let pg: PGlite;
+  try {
+    pg = await PGlite.create(dataDir, {
+      parsers: {
+        [OID.int8]: parseInt8,
+        [OID.date]: parseDate,
+        [OID.timestamp]: parseTimestamp,
+        [OID.int8Array]: parseArray(parseInt8),
+        [OID.dateArray]: parseArray(parseDate),
+        [OID.timestampArray]: parseArray(parseTimestamp),
+      },
+    });
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
   const wrap = (t: { query: PGlite["query"] }): Tx =>
     makeTx(async <T>(text: string, params: unknown[]) => (await t.query<T>(text, params)).rows);
 
+  const transaction = <T>(claims: Claims, fn: (tx: Tx) => Promise<T>): Promise<T> =>
+    pg.transaction(async (t) => {
+      await t.query(CLAIMS_SQL, claimsParams(claims));
+      return await fn(wrap(t));
+    });
+
   return {
     kind: "pglite",
-    transaction<T>(claims: Claims, fn: (tx: Tx) => Promise<T>): Promise<T> {
-      return pg.transaction(async (t) => {
-        const tx = wrap(t);
-        await applyClaims(tx, claims);
-        return await fn(tx);
-      });
-    },
+    transaction,
+    statement: <T>(claims: Claims, text: string, params: unknown[] = []) =>
+      transaction(claims, (tx) => tx.query<T>(text, params)),
     execScript(script: string, guard?: (tx: Tx) => Promise<boolean>): Promise<boolean> {
       return pg.transaction(async (t) => {
         if (guard && !(await guard(wrap(t)))) return false;
@@ -25,6 +62,7 @@ export async function openPglite(dataDir: string): Promise<Database> {
     },
     async close() {
       await pg.close();
+      await lock?.release();
     },
   };
 }

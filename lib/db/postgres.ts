@@ -1,28 +1,89 @@
 import postgres from "postgres";
-import { applyClaims, type Claims, type Database, makeTx, type Tx } from "./database.ts";
+import {
+  type Claims,
+  CLAIMS_SQL,
+  claimsParams,
+  type Database,
+  makeTx,
+  OID,
+  parseDate,
+  parseInt8,
+  parseTimestamp,
+  type Tx,
+} from "./database.ts";
+
+// deno-lint-ignore no-explicit-any
+type Sql = any;
 
 export function openPostgres(url: string, options: { max?: number } = {}): Database {
   const sql = postgres(url, {
     max: options.max ?? 10,
     onnotice: () => {},
-    // Dates and timestamps come back as JS Date like PGlite; bigint counts as numbers.
-    types: { bigint: postgres.BigInt },
+    // The same values as PGlite (see database.ts). Array types follow their element's parser.
+    types: {
+      int8: { to: OID.int8, from: [OID.int8], serialize: (x: number) => String(x), parse: parseInt8 },
+      day: { to: OID.date, from: [OID.date], serialize: (x: string) => x, parse: parseDate },
+      timestamp: {
+        to: 1184,
+        from: [OID.timestamp],
+        serialize: (x: Date) => (x instanceof Date ? x : new Date(x)).toISOString(),
+        parse: parseTimestamp,
+      },
+    },
   });
-  // deno-lint-ignore no-explicit-any
-  const wrap = (t: any): Tx =>
+  const wrap = (t: Sql): Tx =>
     makeTx(async <T>(text: string, params: unknown[]) => (await t.unsafe(text, params)) as T[]);
+
+  /** BEGIN and the claims are sent without waiting: they reach the server with the first query. */
+  async function transaction<T>(claims: Claims, fn: (tx: Tx) => Promise<T>): Promise<T> {
+    const conn: Sql = await sql.reserve();
+    const preamble = [
+      conn.unsafe("begin").execute(),
+      conn.unsafe(CLAIMS_SQL, claimsParams(claims)).execute(),
+    ];
+    const preambleDone = Promise.allSettled(preamble);
+    try {
+      const result = await fn(wrap(conn));
+      await Promise.all(preamble);
+      await conn.unsafe("commit");
+      return result;
+    } catch (error) {
+      // The first failure is the real cause: a failed preamble makes every later query fail too.
+      const failed = (await preambleDone).find((r) => r.status === "rejected") as
+        | PromiseRejectedResult
+        | undefined;
+      await conn.unsafe("rollback").catch(() => {});
+      throw failed ? failed.reason : error;
+    } finally {
+      conn.release();
+    }
+  }
 
   return {
     kind: "postgres",
-    async transaction<T>(claims: Claims, fn: (tx: Tx) => Promise<T>): Promise<T> {
-      return await sql.begin(async (t) => {
-        const tx = wrap(t);
-        await applyClaims(tx, claims);
-        return await fn(tx);
-      }) as T;
+    transaction,
+    async statement<T>(claims: Claims, text: string, params: unknown[] = []): Promise<T[]> {
+      const conn: Sql = await sql.reserve();
+      const queries = [
+        conn.unsafe("begin").execute(),
+        conn.unsafe(CLAIMS_SQL, claimsParams(claims)).execute(),
+        conn.unsafe(text, params).execute(),
+        conn.unsafe("commit").execute(),
+      ];
+      try {
+        const results = await Promise.allSettled(queries);
+        const failed = results.find((r) => r.status === "rejected") as PromiseRejectedResult | undefined;
+        if (failed) {
+          await conn.unsafe("rollback").catch(() => {});
+          throw failed.reason;
+        }
+        return (results[2] as PromiseFulfilledResult<T[]>).value;
+      } finally {
+        conn.release();
+      }
     },
     async execScript(script: string, guard?: (tx: Tx) => Promise<boolean>): Promise<boolean> {
-      return await sql.begin(async (t) => {
+      return await sql.begin(async (t: Sql) => {
         if (guard && !(await guard(wrap(t)))) return false;
         await t.unsafe(script);
         return true;

@@ -1,20 +1,22 @@
-// Session cookie (HttpOnly, SameSite=Lax, Secure + __Host- prefix outside development) and flash
-// messages (a signed cookie read once by the next page or by GET /api/user/flash-messages).
+// Session cookie (HttpOnly, SameSite=Lax; with secure cookies, Secure and the __Host- prefix, which
+// Hono adds to the name itself) and flash messages (a signed cookie read once by the next page or by
+// GET /api/user/flash-messages).
 import { deleteCookie, getCookie, getSignedCookie, setCookie, setSignedCookie } from "hono/cookie";
 import type { Ctx } from "./context.ts";
 import { SESSION_ABSOLUTE_MS } from "../auth/policy.ts";
 
-export function sessionCookieName(c: Ctx): string {
-  return c.var.deps.config.secureCookies ? "__Host-session" : "session";
-}
+/** The cookie's base name; on the wire it is `__Host-session` with secure cookies, `session` otherwise. */
+export const SESSION_COOKIE = "session";
 
 export function readSessionCookie(c: Ctx): string | undefined {
-  return getCookie(c, sessionCookieName(c));
+  return c.var.deps.config.secureCookies
+    ? getCookie(c, SESSION_COOKIE, "host")
+    : getCookie(c, SESSION_COOKIE);
 }
 
 export function setSessionCookie(c: Ctx, token: string): void {
   const secure = c.var.deps.config.secureCookies;
-  setCookie(c, sessionCookieName(c), token, {
+  setCookie(c, SESSION_COOKIE, token, {
     path: "/",
     httpOnly: true,
     sameSite: "Lax",
@@ -26,7 +28,7 @@ export function setSessionCookie(c: Ctx, token: string): void {
 
 export function clearSessionCookie(c: Ctx): void {
   const secure = c.var.deps.config.secureCookies;
-  deleteCookie(c, sessionCookieName(c), {
+  deleteCookie(c, SESSION_COOKIE, {
     path: "/",
     secure,
     ...(secure ? { prefix: "host" as const } : {}),

@@ -65,3 +65,26 @@ export function requestSizeLimit(maxSize = MAX_BODY_BYTES): MiddlewareHandler<Ap
     },
   });
 }
+
+/** A NUL byte in the path or the query (PostgreSQL text cannot hold one) is a bad request. */
+export function rejectNulBytes(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const url = c.req.url;
+    if (/%00/i.test(url.slice(url.indexOf("/", url.indexOf("//") + 2)))) {
+      throw new AppError("bad_request", "L'adresse demandée contient un caractère invalide.");
+    }
+    await next();
+  };
+}
+
+/** Responses that carry personal data (anything a signed-in user gets, every API answer, anything
+ * that sets a cookie) must not be stored by browsers or proxies. */
+export function noStoreForPersonalData(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    await next();
+    if (c.res.headers.has("cache-control")) return;
+    const personal = c.var.actor.kind === "user" || c.req.path.startsWith("/api/") ||
+      c.res.headers.has("set-cookie") || c.req.method !== "GET";
+    if (personal) c.res.headers.set("Cache-Control", "no-store");
+  };
+}

@@ -1,6 +1,8 @@
 // The one logger: writes to the `logs` table in its own transaction (so a failed action still leaves
-// its log), and to the console for operators.
-import { type Database, SERVICE } from "../db/database.ts";
+// its log), and to the console for operators. Errors caused by anonymous requests go through a budget
+// (`anonymousBudget`) so that nobody can flood the table from outside.
+import { statementAs, systemActor } from "../actor.ts";
+import type { Database } from "../db/database.ts";
 
 export type LogType = "error" | "warning" | "info";
 
@@ -10,6 +12,8 @@ export interface Logger {
   warning(service: string, message: string, context?: Record<string, unknown>): Promise<void>;
   info(service: string, message: string, context?: Record<string, unknown>): Promise<void>;
 }
+
+const LOG_ACTOR = systemActor("log");
 
 export function createLogger(db: Database, options: { quiet?: boolean } = {}): Logger {
   const log = async (
@@ -24,13 +28,13 @@ export function createLogger(db: Database, options: { quiet?: boolean } = {}): L
       else console.log(line);
     }
     try {
-      await db.transaction(
-        SERVICE,
-        (tx) =>
-          // The object itself: postgres.js serialises jsonb parameters (a string would be stored as
-          // a JSON string).
-          tx`insert into public.logs (service, type, message, context)
-             values (${service}, ${type}, ${message}, ${context}::jsonb)`,
+      // The object itself: both drivers serialise jsonb parameters (a string would be stored as a JSON
+      // string).
+      await statementAs(
+        db,
+        LOG_ACTOR,
+        "insert into public.logs (service, type, message, context) values ($1, $2, $3, $4::jsonb)",
+        [service, type, message.slice(0, 2000), context],
       );
     } catch (error) {
       // Logging must never break the action that logs.
@@ -42,5 +46,21 @@ export function createLogger(db: Database, options: { quiet?: boolean } = {}): L
     error: (s, m, c) => log(s, "error", m, c),
     warning: (s, m, c) => log(s, "warning", m, c),
     info: (s, m, c) => log(s, "info", m, c),
+  };
+}
+
+/** At most `perMinute` rows a minute (per instance); beyond, the caller logs to the console only. */
+export function createLogBudget(perMinute: number, now = () => Date.now()) {
+  let windowStart = 0;
+  let used = 0;
+  return {
+    take(): boolean {
+      const t = now();
+      if (t - windowStart >= 60_000) {
+        windowStart = t;
+        used = 0;
+      }
+      return used++ < perMinute;
+    },
   };
 }

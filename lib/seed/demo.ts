@@ -1,10 +1,14 @@
 // Demo data for a newcomer: cities, the six menus, an admin, two partners and two customers, all
-// with the password Cocktail#2026. Loaded on first start of an empty database (never in
-// production) and by `deno task seed`. Later capabilities add their own demo records here.
-import { type Database, SERVICE, type Tx } from "../db/database.ts";
-import { createAccount } from "../auth/service.ts";
+// with the password Cocktail#2026 and a complete profile (each one saves 'Mon profil' as it is).
+// Loaded on first start of an empty database (never in production) and by `deno task seed`. Later
+// capabilities add their own demo records here.
+import { statementAs, systemActor, transactionAs } from "../actor.ts";
+import type { Database, Tx } from "../db/database.ts";
+import { createAccount } from "../auth/actions.ts";
 import type { MenuCode } from "../site/chrome.ts";
 import { invalidateSiteChrome } from "../site/chrome.ts";
+
+const SEED = systemActor("seed");
 
 export const DEMO_PASSWORD = "Cocktail#2026";
 
@@ -94,9 +98,9 @@ export const DEMO_CITIES: [string, string][] = [
 const MENUS: Record<MenuCode, { label: string; items: [string, string, boolean?][] }> = {
   main: {
     label: "Menu principal",
-    items: [["Bar à cocktails", "/"], ["Ateliers cocktails", "/"], ["Bons cadeaux", "/"], [
-      "Nos villes",
-      "/#villes",
+    items: [["Bar à cocktails", "/"], ["Nos villes", "/villes"], [
+      "Devenir partenaire",
+      "/devenir-partenaire",
     ]],
   },
   tools: { label: "Outils", items: [["Espace client", "/dashboard"], ["Espace partenaire", "/dashboard"]] },
@@ -110,14 +114,11 @@ const MENUS: Record<MenuCode, { label: string; items: [string, string, boolean?]
   },
   footer1: {
     label: "Pied de page 1",
-    items: [["Bar à cocktails pour mariage", "/"], ["Bar à cocktails pour entreprise", "/"], [
-      "Ateliers cocktails",
-      "/",
-    ]],
+    items: [["Bar à cocktails pour votre événement", "/"], ["Nos villes", "/villes"]],
   },
   footer2: {
     label: "Pied de page 2",
-    items: [["Devenir partenaire", "/login?mode=register"], ["Mon compte", "/dashboard"]],
+    items: [["Devenir partenaire", "/devenir-partenaire"], ["Mon compte", "/dashboard"]],
   },
   bottom: {
     label: "Bas de page",
@@ -149,20 +150,21 @@ async function seedSite(tx: Tx) {
 
 /** Idempotent: existing accounts and cities are left as they are. */
 export async function seedDemoData(db: Database): Promise<void> {
-  await db.transaction(SERVICE, async (tx) => {
-    await seedSite(tx);
-    for (const account of DEMO_ACCOUNTS) {
-      const [existing] = await tx`select 1 from public.users where email = ${account.email}`;
-      if (!existing) await createAccount(tx, { ...account, password: DEMO_PASSWORD });
-    }
-  });
+  await transactionAs(db, SEED, (tx) => seedSite(tx));
+  for (const account of DEMO_ACCOUNTS) {
+    const [existing] = await statementAs(db, SEED, "select 1 from public.users where email = $1", [
+      account.email,
+    ]);
+    if (!existing) await createAccount({ db }, SEED, { ...account, password: DEMO_PASSWORD });
+  }
   invalidateSiteChrome();
 }
 
 export async function isDatabaseEmpty(db: Database): Promise<boolean> {
-  const [{ count }] = await db.transaction(
-    SERVICE,
-    (tx) => tx<{ count: number }>`select count(*)::int as count from public.users`,
+  const [{ count }] = await statementAs<{ count: number }>(
+    db,
+    SEED,
+    "select count(*)::int as count from public.users",
   );
   return count === 0;
 }

@@ -1,7 +1,8 @@
 // Header and footer data: the six menus and the cities. Read on every public page, so kept in memory
 // for a short time; admin changes call `invalidateSiteChrome()` and other instances catch up within
 // the TTL.
-import { ANON, type Database, type Tx } from "../db/database.ts";
+import { ANONYMOUS, transactionAs } from "../actor.ts";
+import type { Database, Tx } from "../db/database.ts";
 
 export type MenuCode = "main" | "tools" | "social" | "footer1" | "footer2" | "bottom";
 
@@ -60,8 +61,9 @@ export function readCities(tx: Tx): Promise<City[]> {
 
 export async function getSiteChrome(db: Database, now = Date.now()): Promise<SiteChrome> {
   if (cache && now - cache.at < TTL_MS) return cache.value;
-  const value = await db.transaction(
-    ANON,
+  const value = await transactionAs(
+    db,
+    ANONYMOUS,
     async (tx) => ({ menus: await readMenus(tx), cities: await readCities(tx) }),
   );
   cache = { value, at: now };

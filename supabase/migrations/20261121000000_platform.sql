@@ -14,8 +14,9 @@ begin
   end if;
 end $$;
 
+-- On a hosted Supabase the auth schema and its helpers already exist, owned by the platform: the
+-- migration then creates nothing there and grants nothing (Supabase has granted it already).
 create schema if not exists auth;
-grant usage on schema auth to anon, authenticated, service_role;
 grant usage on schema public to anon, authenticated, service_role;
 
 -- auth.jwt(), auth.uid() and auth.role() read the claims the app sets per request transaction.
@@ -44,7 +45,13 @@ begin
   end if;
 end $$;
 
-grant execute on all functions in schema auth to anon, authenticated, service_role;
+do $$
+begin
+  if exists (select from pg_namespace where nspname = 'auth' and nspowner = (select oid from pg_roles where rolname = current_user)) then
+    grant usage on schema auth to anon, authenticated, service_role;
+    grant execute on all functions in schema auth to anon, authenticated, service_role;
+  end if;
+end $$;
 
 create or replace function public.set_updated_at() returns trigger
 language plpgsql set search_path = '' as $$

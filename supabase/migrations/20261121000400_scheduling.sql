@@ -1,26 +1,16 @@
--- Scheduling: where pg_cron is available in this database, it runs the housekeeping functions every
--- minute. Elsewhere (PGlite, a database other than cron.database_name) the app's ticker calls the
--- same functions; lib/scheduling/ticker.ts checks for these jobs before starting.
+-- Scheduling: pg_cron, where this database can have it. pg_cron can only be created in the database it
+-- serves (cron.database_name), by a role allowed to; elsewhere (PGlite, another database, a hosted
+-- database without the right) the attempt fails quietly and the app's scheduler runs the jobs.
+-- (The first version read cron.database_name here, which a hosted database's owner may not do.)
+-- Which jobs run and when is decided by lib/jobs/registry.ts: see 20261122000000_jobs.sql.
 
 do $$
 begin
-  if exists (select from pg_available_extensions where name = 'pg_cron')
-     and current_setting('cron.database_name', true) = current_database() then
-    create extension if not exists pg_cron;
-    perform cron.schedule('purge-deleted-accounts', '* * * * *', 'select public.purge_deleted_accounts()');
-    perform cron.schedule('purge-expired-identity', '* * * * *', 'select identity.purge_expired()');
+  if exists (select from pg_available_extensions where name = 'pg_cron') then
+    begin
+      create extension if not exists pg_cron;
+    exception when others then
+      raise notice 'pg_cron not available in this database: %', sqlerrm;
+    end;
   end if;
 end $$;
-
--- Whether pg_cron runs the housekeeping here; the API roles cannot read the cron schema, so the app
--- asks through this function before deciding to start its own ticker.
-create or replace function public.housekeeping_scheduled_by_pg_cron() returns boolean
-language plpgsql stable security definer set search_path = '' as $$
-begin
-  if not exists (select from pg_extension where extname = 'pg_cron') then
-    return false;
-  end if;
-  return exists (select from cron.job where jobname = 'purge-deleted-accounts');
-end $$;
-revoke execute on function public.housekeeping_scheduled_by_pg_cron() from public;
-grant execute on function public.housekeeping_scheduled_by_pg_cron() to service_role;

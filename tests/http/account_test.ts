@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../support/assert.ts";
-import { SERVICE } from "../../lib/db/database.ts";
+import { TEST_SYSTEM, transactionAs } from "../support/db.ts";
 import { Client, httpTest, registrationPayload, testEnv } from "../support/app.ts";
 
 async function newCustomer() {
@@ -159,26 +159,29 @@ httpTest(
     ]);
 
     await again.delete("/api/user/delete");
-    await db.transaction(
-      SERVICE,
+    await transactionAs(
+      db,
+      TEST_SYSTEM,
       (tx) => tx`update public.users set deleted_at = now() - interval '13 days' where id = ${id}`,
     );
-    await db.transaction(SERVICE, (tx) => tx`select public.purge_deleted_accounts()`);
+    await transactionAs(db, TEST_SYSTEM, (tx) => tx`select public.purge_deleted_accounts()`);
     assertEquals((await again.get("/api/user/get")).status, 200, "still inside the grace period");
 
-    await db.transaction(
-      SERVICE,
+    await transactionAs(
+      db,
+      TEST_SYSTEM,
       (tx) => tx`update public.users set deleted_at = now() - interval '15 days' where id = ${id}`,
     );
-    await db.transaction(SERVICE, (tx) => tx`select public.purge_deleted_accounts()`);
+    await transactionAs(db, TEST_SYSTEM, (tx) => tx`select public.purge_deleted_accounts()`);
     assertEquals((await again.get("/api/user/get")).status, 401, "sessions end with the account");
     const login = await new Client().post("/api/security/login", {
       username: payload.email,
       password: payload.password,
     });
     assertEquals(login.status, 401);
-    const [row] = await db.transaction(
-      SERVICE,
+    const [row] = await transactionAs(
+      db,
+      TEST_SYSTEM,
       (tx) =>
         tx<{ email: string; phone: string | null }>`select email, phone from public.users where id = ${id}`,
     );

@@ -1,11 +1,12 @@
 import { assert, assertEquals } from "../support/assert.ts";
-import { SERVICE } from "../../lib/db/database.ts";
+import { TEST_SYSTEM, transactionAs } from "../support/db.ts";
 import { Client, httpTest, testEnv } from "../support/app.ts";
 
 async function userId(email: string): Promise<string> {
   const { db } = await testEnv();
-  const [row] = await db.transaction(
-    SERVICE,
+  const [row] = await transactionAs(
+    db,
+    TEST_SYSTEM,
     (tx) => tx<{ id: string }>`select id from public.users where email = ${email}`,
   );
   return row.id;
@@ -91,7 +92,7 @@ httpTest("admin impersonation: switch to a user, act as them (logged), switch ba
   };
   const update = await admin.patch("/api/user/update", clientProfile);
   assertEquals(update.status, 200);
-  const [log] = await db.transaction(SERVICE, (tx) =>
+  const [log] = await transactionAs(db, TEST_SYSTEM, (tx) =>
     tx<{ context: Record<string, unknown> }>`
       select context from public.logs where service = 'impersonation' and context->>'path' = '/api/user/update'
       order by id desc limit 1`);
@@ -127,8 +128,9 @@ httpTest("switching back without impersonating is refused", async () => {
 
 httpTest("admins see the email outbox, but never password-reset links", async () => {
   const { db } = await testEnv();
-  await db.transaction(
-    SERVICE,
+  await transactionAs(
+    db,
+    TEST_SYSTEM,
     (tx) =>
       tx`insert into public.email_outbox (recipient, template, subject, text_body)
        values ('client2@example.fr', 'test-notice', 'Votre devis est prêt', 'Bonjour')`,

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
-import { SERVICE } from "../../lib/db/database.ts";
+import { TEST_SYSTEM, transactionAs } from "../support/db.ts";
 import { Client, httpTest, ORIGIN, registrationPayload, testEnv, uniqueContact } from "../support/app.ts";
 
 httpTest("registration creates a customer and logs them in", async () => {
@@ -60,12 +60,17 @@ httpTest("registration rejects bad input with the spec's French messages and wri
     body.errors.password,
     "Le mot de passe doit contenir au moins 8 caractères, une majuscule, une minuscule, un chiffre et un caractère spécial.",
   );
-  assertEquals(body.errors.passwordConfirmation, "Les mots de passe doivent être identiques.");
+  // The confirmation follows the password rule before it is compared (spec 000 §5).
+  assertEquals(
+    body.errors.passwordConfirmation,
+    "Le mot de passe doit contenir au moins 8 caractères, une majuscule, une minuscule, un chiffre et un caractère spécial.",
+  );
   assertEquals(body.errors.terms, "Vous devez accepter les conditions générales");
   assertEquals(body.errors.birthdate, "Vous devez avoir plus de 18 ans");
   const { db } = await testEnv();
-  const rows = await db.transaction(
-    SERVICE,
+  const rows = await transactionAs(
+    db,
+    TEST_SYSTEM,
     (tx) => tx`select 1 from public.users where phone = ${payload.phone}`,
   );
   assertEquals(rows.length, 0);
@@ -240,8 +245,9 @@ httpTest("forgotten password: emailed single-use expiring link, sessions revoked
     form: { email: uniqueContact().email },
   });
   assert(unknown.text.includes("Si un compte existe pour cet email"));
+  await testEnv().then((env) => env.settle());
 
-  const [mail] = await db.transaction(SERVICE, (tx) =>
+  const [mail] = await transactionAs(db, TEST_SYSTEM, (tx) =>
     tx<{ text_body: string; subject: string }>`
       select text_body, subject from public.email_outbox where recipient = ${payload.email}`);
   assertEquals(mail.subject, "Réinitialisation de votre mot de passe");
@@ -264,12 +270,15 @@ httpTest("forgotten password: emailed single-use expiring link, sessions revoked
 
   // An expired link is refused too.
   await visitor.request("POST", "/forgotten-password", { form: { email: payload.email } });
-  await db.transaction(
-    SERVICE,
+  await testEnv().then((env) => env.settle());
+  await transactionAs(
+    db,
+    TEST_SYSTEM,
     (tx) => tx`update identity.password_reset_tokens set expires_at = now() - interval '1 minute'`,
   );
-  const [second] = await db.transaction(
-    SERVICE,
+  const [second] = await transactionAs(
+    db,
+    TEST_SYSTEM,
     (tx) =>
       tx<{ text_body: string }>`select text_body from public.email_outbox where recipient = ${payload.email}
                               order by created_at desc limit 1`,

@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { Client, httpTest, testEnv } from "../support/app.ts";
-import { SERVICE } from "../../lib/db/database.ts";
+import { TEST_SYSTEM, transactionAs } from "../support/db.ts";
 import { invalidateSiteChrome } from "../../lib/site/chrome.ts";
 
 httpTest("a city page renders server-side with header and footer, and ships no JavaScript", async () => {
@@ -89,8 +89,9 @@ httpTest(
     const anonymous = new Client();
     const first = await anonymous.get("/ville/nantes");
     assert(first.text.includes('href="/login"'));
-    await db.transaction(
-      SERVICE,
+    await transactionAs(
+      db,
+      TEST_SYSTEM,
       (tx) => tx`update public.cities set intro = 'Texte modifié pour Nantes.' where slug = 'nantes'`,
     );
     assertEquals((await anonymous.get("/ville/nantes")).text, first.text, "served from the cache");

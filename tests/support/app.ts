@@ -8,7 +8,8 @@ import { openPostgres } from "../../lib/db/postgres.ts";
 import { migrate } from "../../lib/db/migrate.ts";
 import { seedDemoData } from "../../lib/seed/demo.ts";
 import { createLogger } from "../../lib/log/logger.ts";
-import { createApp } from "../../lib/http/app.ts";
+import { createBackground, type Deps } from "../../lib/deps.ts";
+import { createApp } from "../../routes/_app.tsx";
 import type { Hono } from "hono";
 import type { AppEnv } from "../../lib/http/context.ts";
 
@@ -17,7 +18,10 @@ export const PASSWORD = "Cocktail#2026";
 
 interface TestEnv {
   db: Database;
+  deps: Deps;
   app: Hono<AppEnv>;
+  /** Waits for the work the app does after answering (background tasks). */
+  settle(): Promise<void>;
 }
 
 let env: Promise<TestEnv> | null = null;
@@ -28,9 +32,12 @@ export function testEnv(): Promise<TestEnv> {
     const db = url ? openPostgres(url, { max: 4 }) : await openPglite("memory://");
     await migrate(db);
     await seedDemoData(db);
-    const config = { ...loadConfig((name) => ({ APP_ENV: "test", APP_URL: ORIGIN })[name]) };
-    const app = createApp({ config, db, logger: createLogger(db, { quiet: true }) });
-    return { db, app };
+    const config = loadConfig((name) => ({ APP_ENV: "test", APP_URL: ORIGIN })[name]);
+    const logger = createLogger(db, { quiet: true });
+    // Background work waits for settle(): tests see the state between the answer and the work.
+    const deps: Deps = { config, db, logger, background: createBackground(logger, { manual: true }) };
+    const app = await createApp(deps);
+    return { db, deps, app, settle: () => deps.background.settle() };
   })();
   return env;
 }
@@ -47,6 +54,10 @@ export interface TestResponse {
 export class Client {
   cookies = new Map<string, string>();
 
+  /** `ip`: the client's address as the server sees it (Deno.serve's remoteAddr). `app`: another app
+   * than the shared test app (e.g. one configured for production). */
+  constructor(readonly options: { ip?: string; app?: Hono<AppEnv>; origin?: string } = {}) {}
+
   async request(
     method: string,
     path: string,
@@ -57,9 +68,10 @@ export class Client {
       body?: string;
     } = {},
   ): Promise<TestResponse> {
-    const { app } = await testEnv();
+    const app = this.options.app ?? (await testEnv()).app;
+    const origin = this.options.origin ?? ORIGIN;
     const headers = new Headers(options.headers);
-    if (method !== "GET" && method !== "HEAD" && !headers.has("origin")) headers.set("origin", ORIGIN);
+    if (method !== "GET" && method !== "HEAD" && !headers.has("origin")) headers.set("origin", origin);
     if (this.cookies.size) headers.set("cookie", [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; "));
     let body: string | undefined = options.body;
     if (options.json !== undefined) {
@@ -69,7 +81,10 @@ export class Client {
       headers.set("content-type", "application/x-www-form-urlencoded");
       body = new URLSearchParams(options.form).toString();
     }
-    const response = await app.request(`${ORIGIN}${path}`, { method, headers, body, redirect: "manual" });
+    const remoteAddr = { transport: "tcp", hostname: this.options.ip ?? "127.0.0.1", port: 40000 };
+    const response = await app.request(`${origin}${path}`, { method, headers, body, redirect: "manual" }, {
+      remoteAddr,
+    });
     for (const cookie of response.headers.getSetCookie()) {
       const [pair, ...attributes] = cookie.split(";");
       const index = pair.indexOf("=");

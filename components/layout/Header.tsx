@@ -1,8 +1,8 @@
 // Site header: main, tools and social menus and the account link. Works without JavaScript: the
 // mobile menu is a <details> element.
-import type { MenuItem, SiteChrome } from "../lib/site/chrome.ts";
-import type { SessionUser } from "../lib/auth/sessions.ts";
-import { SITE_NAME } from "../lib/site/brand.ts";
+import type { MenuItem, SiteChrome } from "../../lib/site/chrome.ts";
+import type { SessionUser } from "../../lib/actor.ts";
+import { SITE_NAME } from "../../lib/site/brand.ts";
 
 export function MenuLink({ item, class: className }: { item: MenuItem; class?: string }) {
   return (

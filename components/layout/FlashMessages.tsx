@@ -1,4 +1,4 @@
-import type { FlashMessage } from "../lib/http/cookies.ts";
+import type { FlashMessage } from "../../lib/http/cookies.ts";
 
 const COLORS: Record<FlashMessage["type"], string> = {
   success: "bg-emerald-600",

@@ -2,17 +2,17 @@
 // then links only those islands' bundles. A page with no island gets no <script>.
 import type { ComponentChildren, VNode } from "preact";
 import { renderToString } from "preact-render-to-string";
-import { Document } from "../../components/Document.tsx";
-import { IslandCollector } from "../../components/Island.tsx";
-import { Header } from "../../components/Header.tsx";
-import { Footer } from "../../components/Footer.tsx";
-import { FlashMessages } from "../../components/FlashMessages.tsx";
-import { DashboardLayout } from "../../components/DashboardLayout.tsx";
-import { getManifest } from "../islands/manifest.ts";
-import { getSiteChrome } from "../site/chrome.ts";
-import { SITE_NAME } from "../site/brand.ts";
-import { type Ctx, requireSession } from "./context.ts";
-import { takeFlashes } from "./cookies.ts";
+import { Document } from "./Document.tsx";
+import { IslandCollector } from "../Island.tsx";
+import { Header } from "./Header.tsx";
+import { Footer } from "./Footer.tsx";
+import { FlashMessages } from "./FlashMessages.tsx";
+import { DashboardLayout } from "./DashboardLayout.tsx";
+import { getManifest } from "../../lib/islands/manifest.ts";
+import { getSiteChrome } from "../../lib/site/chrome.ts";
+import { SITE_NAME } from "../../lib/site/brand.ts";
+import { type Ctx, currentUser } from "../../lib/http/context.ts";
+import { takeFlashes } from "../../lib/http/cookies.ts";
 
 export function renderDocument(c: Ctx, title: string, body: VNode, status = 200): Response {
   const manifest = getManifest(c.var.deps.config.watchAssets);
@@ -47,12 +47,13 @@ export async function renderSitePage(
 ): Promise<Response> {
   const chrome = await getSiteChrome(c.var.deps.db);
   const flashes = await takeFlashes(c);
+  const actor = c.var.actor;
   return renderDocument(
     c,
     title,
     <>
       <FlashMessages messages={flashes} />
-      <Header menus={chrome.menus} user={c.var.session?.user ?? null} />
+      <Header menus={chrome.menus} user={actor.kind === "user" ? actor.user : null} />
       <main class="min-h-[50vh]">{children}</main>
       <Footer chrome={chrome} phone={c.var.deps.config.contactPhone} />
     </>,
@@ -60,13 +61,14 @@ export async function renderSitePage(
   );
 }
 
-/** A page of the signed-in area (anonymous visitors are sent to /login by the dashboard guard). */
+/** A page of the signed-in area: its route module's guard has made sure there is a user. */
 export async function renderDashboardPage(
   c: Ctx,
   title: string,
   children: ComponentChildren,
+  status = 200,
 ): Promise<Response> {
-  const session = requireSession(c);
+  const actor = currentUser(c);
   const flashes = await takeFlashes(c);
   return renderDocument(
     c,
@@ -74,12 +76,13 @@ export async function renderDashboardPage(
     <>
       <FlashMessages messages={flashes} />
       <DashboardLayout
-        user={session.user}
-        impersonating={session.impersonatorId !== null}
+        user={actor.user}
+        impersonating={actor.impersonatorId !== null}
         currentPath={c.req.path}
       >
         {children}
       </DashboardLayout>
     </>,
+    status,
   );
 }

@@ -1,5 +1,5 @@
-import { cityColumns, type SiteChrome } from "../lib/site/chrome.ts";
-import { ALCOHOL_WARNING, CREDIT_LINE, SITE_NAME } from "../lib/site/brand.ts";
+import { cityColumns, type SiteChrome } from "../../lib/site/chrome.ts";
+import { ALCOHOL_WARNING, CREDIT_LINE, SITE_NAME } from "../../lib/site/brand.ts";
 import { MenuLink } from "./Header.tsx";
 
 export function Footer({ chrome, phone }: { chrome: SiteChrome; phone: string }) {

@@ -1,4 +1,4 @@
-import type { IconName } from "../lib/dashboard/menu.ts";
+import type { IconName } from "../../lib/dashboard/menu.ts";
 
 const PATHS: Record<IconName, string> = {
   home: "M3 10.5 12 3l9 7.5V21h-6v-6H9v6H3z",

@@ -1,0 +1,90 @@
+// Who acts: every request, job and webhook has an actor, and `claimsFor` is the only place where an
+// actor becomes database claims. The service role (RLS bypassed) is reachable only through a system
+// actor, named with its reason, so that every use of it can be found by searching `systemActor(`.
+import type { Claims, Database, Row, Tx } from "./db/database.ts";
+import type { UserType } from "./accounts/rules.ts";
+
+export interface SessionUser {
+  id: string;
+  type: UserType;
+  firstname: string;
+  lastname: string;
+  name: string | null;
+  email: string;
+}
+
+export interface AnonymousActor {
+  kind: "anonymous";
+}
+
+export interface UserActor {
+  kind: "user";
+  user: SessionUser;
+  /** The admin who is impersonating `user`, if any. */
+  impersonatorId: string | null;
+  /** SHA-256 of the session token the request came with. */
+  sessionHash: string;
+}
+
+/** Why the system acts with every right: the auth server's own tables, scheduled jobs, webhooks from
+ * providers, demo data and command-line tasks, the logger, rate limits. */
+export type SystemReason = "auth" | "job" | "webhook" | "seed" | "cli" | "log" | "limits";
+
+export interface SystemActor {
+  kind: "system";
+  reason: SystemReason;
+}
+
+export type Actor = AnonymousActor | UserActor | SystemActor;
+
+export const ANONYMOUS: AnonymousActor = { kind: "anonymous" };
+
+export function systemActor(reason: SystemReason): SystemActor {
+  return { kind: "system", reason };
+}
+
+export function userActor(
+  user: SessionUser,
+  sessionHash: string,
+  impersonatorId: string | null = null,
+): UserActor {
+  return { kind: "user", user, sessionHash, impersonatorId };
+}
+
+export function isUser(actor: Actor): actor is UserActor {
+  return actor.kind === "user";
+}
+
+/** The user's id, or null for anonymous visitors and the system. */
+export function actorUserId(actor: Actor): string | null {
+  return actor.kind === "user" ? actor.user.id : null;
+}
+
+/** The only place where claims are built. */
+export function claimsFor(actor: Actor): Claims {
+  switch (actor.kind) {
+    case "anonymous":
+      return { role: "anon" };
+    case "user":
+      return actor.impersonatorId
+        ? { role: "authenticated", sub: actor.user.id, act: { sub: actor.impersonatorId } }
+        : { role: "authenticated", sub: actor.user.id };
+    case "system":
+      return { role: "service_role", reason: actor.reason };
+  }
+}
+
+/** One transaction as `actor`. */
+export function transactionAs<T>(db: Database, actor: Actor, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.transaction(claimsFor(actor), fn);
+}
+
+/** One statement in its own transaction as `actor` (a single round trip on PostgreSQL). */
+export function statementAs<T = Row>(
+  db: Database,
+  actor: Actor,
+  text: string,
+  params: unknown[] = [],
+): Promise<T[]> {
+  return db.statement<T>(claimsFor(actor), text, params);
+}

@@ -1,0 +1,307 @@
+// Use cases of the auth capability: the app is its own auth server (like Supabase's GoTrue), so these
+// act as the system (reason "auth") on the identity schema; everything a user does afterwards runs
+// under the user's claims. Each use case owns its transaction and logs after commit.
+import {
+  type Actor,
+  ANONYMOUS,
+  type SessionUser,
+  statementAs,
+  systemActor,
+  transactionAs,
+  userActor,
+} from "../actor.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { enqueueEmail } from "../mail/outbox.ts";
+import { passwordResetEmail } from "../mail/templates.ts";
+import {
+  emailTaken,
+  findUser,
+  insertUser,
+  isActiveAdmin,
+  isUniqueViolation,
+  phoneTaken,
+  userExists,
+  type UserPayload,
+} from "../accounts/store.ts";
+import {
+  BAD_CREDENTIALS,
+  EMAIL_INVALID,
+  EMAIL_TAKEN,
+  normalizeEmail,
+  PHONE_INVALID,
+  PHONE_TAKEN,
+  type Registration,
+  REGISTRATION_INVALID,
+  REQUIRED,
+} from "../accounts/rules.ts";
+import { normalizePhone } from "../accounts/phone.ts";
+import { decoyPasswordHash, hashPassword, sha256Hex, verifyPassword } from "./crypto.ts";
+import {
+  createSession,
+  deleteSession,
+  findLoginAccount,
+  findResetToken,
+  insertCredentials,
+  issueResetToken,
+  loginFailures,
+  recordLoginAttempt,
+  RESOLVE_SESSION_SQL,
+  type ResolvedSession,
+  useResetToken,
+} from "./store.ts";
+import {
+  EXISTENCE_CHECKS_PER_CLIENT,
+  isLoginLocked,
+  LOGIN_ATTEMPTS_OVERALL,
+  LOGINS_BUSY_MESSAGE,
+  RESET_REQUESTS_PER_CLIENT,
+  RESET_REQUESTS_PER_EMAIL,
+  TOO_MANY_LOGINS_MESSAGE,
+  TOO_MANY_REQUESTS_MESSAGE,
+  TOO_MANY_RESETS_MESSAGE,
+} from "./policy.ts";
+import { enforceLimit } from "../limits/limiter.ts";
+
+const AUTH = systemActor("auth");
+
+/** Where a request comes from: its client address (for limits) and user agent (for sessions). */
+export interface Client {
+  ip: string;
+  userAgent?: string | null;
+}
+
+export const RESET_LINK_INVALID = "Ce lien de réinitialisation est invalide ou a expiré.";
+
+/** The actor of a request carrying a session cookie: the session's user, or anonymous. One statement. */
+export async function resolveSession(deps: Pick<Deps, "db">, token: string | undefined): Promise<Actor> {
+  if (!token || token.length > 100) return ANONYMOUS;
+  const idHash = await sha256Hex(token);
+  const [row] = await statementAs<ResolvedSession>(deps.db, AUTH, RESOLVE_SESSION_SQL, [idHash]);
+  if (!row) return ANONYMOUS;
+  const { impersonatorId, ...user } = row;
+  return userActor(user as SessionUser, idHash, impersonatorId);
+}
+
+export async function emailExists(deps: Deps, client: Client, email: unknown): Promise<boolean> {
+  await enforceLimit(deps.db, `exists:${client.ip}`, EXISTENCE_CHECKS_PER_CLIENT, TOO_MANY_REQUESTS_MESSAGE);
+  if (email !== undefined && typeof email !== "string") {
+    throw new AppError("validation", EMAIL_INVALID, { email: EMAIL_INVALID });
+  }
+  const normalized = normalizeEmail(String(email ?? ""));
+  if (!normalized || normalized.length > 254) return false;
+  return await transactionAs(deps.db, AUTH, (tx) => emailTaken(tx, normalized));
+}
+
+export async function phoneExists(deps: Deps, client: Client, phone: unknown): Promise<boolean> {
+  await enforceLimit(deps.db, `exists:${client.ip}`, EXISTENCE_CHECKS_PER_CLIENT, TOO_MANY_REQUESTS_MESSAGE);
+  if (phone !== undefined && typeof phone !== "string") {
+    throw new AppError("validation", PHONE_INVALID, { phone: PHONE_INVALID });
+  }
+  const normalized = normalizePhone(String(phone ?? ""));
+  if (!normalized) return false;
+  return await transactionAs(deps.db, AUTH, (tx) => phoneTaken(tx, normalized));
+}
+
+export interface SignedIn {
+  user: UserPayload;
+  /** The session token to put in the cookie. */
+  token: string;
+  /** The account had asked to be deleted and logging in cancelled that. */
+  reactivated: boolean;
+}
+
+/** Creates a customer account and its first session (automatic login after registration). */
+export async function register(deps: Deps, client: Client, input: Registration): Promise<SignedIn> {
+  const passwordHash = await hashPassword(input.password);
+  const phone = normalizePhone(input.phone)!;
+  const professional = input.professional || input.name !== "" || input.siren !== "";
+  try {
+    const result = await transactionAs(deps.db, AUTH, async (tx) => {
+      const taken: Record<string, string> = {};
+      if (await emailTaken(tx, input.email)) taken.email = EMAIL_TAKEN;
+      if (await phoneTaken(tx, phone)) taken.phone = PHONE_TAKEN;
+      if (Object.keys(taken).length) throw new AppError("validation", REGISTRATION_INVALID, taken);
+      const id = await insertUser(tx, {
+        type: "Customer",
+        email: input.email,
+        firstname: input.firstname,
+        lastname: input.lastname,
+        name: professional ? input.name : null,
+        siren: professional ? input.siren : null,
+        address1: input.address,
+        zipcode: input.zipcode,
+        city: input.city,
+        phone,
+        birthdate: input.birthdate,
+        optin: input.optin,
+      });
+      await insertCredentials(tx, id, passwordHash);
+      const token = await createSession(tx, id, { userAgent: client.userAgent });
+      return { user: await findUser(tx, id), token, reactivated: false };
+    });
+    await deps.logger.info("auth", "Compte client créé", { userId: result.user.id });
+    return result;
+  } catch (error) {
+    // Two registrations racing for the same email or phone: the unique index decides.
+    if (isUniqueViolation(error, "users_email_key")) {
+      throw new AppError("validation", REGISTRATION_INVALID, { email: EMAIL_TAKEN });
+    }
+    if (isUniqueViolation(error, "users_phone_key")) {
+      throw new AppError("validation", REGISTRATION_INVALID, { phone: PHONE_TAKEN });
+    }
+    throw error;
+  }
+}
+
+export async function login(
+  deps: Deps,
+  client: Client,
+  input: { username: unknown; password: unknown },
+): Promise<SignedIn> {
+  const email = typeof input.username === "string" ? normalizeEmail(input.username) : "";
+  const password = typeof input.password === "string" ? input.password : "";
+  if (!email || !password || email.length > 254 || password.length > 1000) {
+    throw new AppError("validation", "Veuillez renseigner votre email et votre mot de passe.", {
+      ...(email ? {} : { username: REQUIRED }),
+      ...(password ? {} : { password: REQUIRED }),
+    });
+  }
+  // Every limit is checked before the password hash, which is the expensive part.
+  await enforceLimit(deps.db, "login:all", LOGIN_ATTEMPTS_OVERALL, LOGINS_BUSY_MESSAGE);
+  const { locked, account } = await transactionAs(deps.db, AUTH, async (tx) => {
+    if (isLoginLocked(await loginFailures(tx, email, client.ip))) return { locked: true, account: null };
+    return { locked: false, account: await findLoginAccount(tx, email) };
+  });
+  if (locked) {
+    await deps.logger.warning("auth", "Connexion refusée après trop d'échecs", { email, ip: client.ip });
+    throw new AppError("too_many_requests", TOO_MANY_LOGINS_MESSAGE);
+  }
+  // Hash outside any transaction: argon2 takes tens of milliseconds and must not hold a connection.
+  // Unknown accounts verify a decoy hash, so timing does not tell which emails are registered.
+  const valid = await verifyPassword(account?.hash ?? await decoyPasswordHash(), password) &&
+    account !== null;
+  const result = await transactionAs(deps.db, AUTH, async (tx) => {
+    await recordLoginAttempt(tx, email, client.ip, valid);
+    if (!valid || !account) return null;
+    const reactivated = account.deletedAt !== null;
+    if (reactivated) await tx`update public.users set deleted_at = null where id = ${account.id}`;
+    const token = await createSession(tx, account.id, { userAgent: client.userAgent });
+    return { user: await findUser(tx, account.id), token, reactivated };
+  });
+  if (!result) throw new AppError("unauthenticated", BAD_CREDENTIALS);
+  return result;
+}
+
+export async function logout(deps: Deps, actor: Actor): Promise<void> {
+  if (actor.kind !== "user") return;
+  await transactionAs(deps.db, AUTH, (tx) => deleteSession(tx, actor.sessionHash));
+}
+
+/** An admin takes the identity of another user; the new session remembers the admin. */
+export async function impersonate(deps: Deps, actor: Actor, targetId: string): Promise<string> {
+  if (actor.kind !== "user" || actor.user.type !== "Admin" || actor.impersonatorId) {
+    throw new AppError(
+      "forbidden",
+      "Seul un administrateur peut se connecter en tant qu'un autre utilisateur.",
+    );
+  }
+  if (targetId === actor.user.id) {
+    throw new AppError("bad_request", "Vous êtes déjà connecté avec ce compte.");
+  }
+  const token = await transactionAs(deps.db, AUTH, async (tx) => {
+    // The admin's right is checked again in the database, not only from the session.
+    if (!(await isActiveAdmin(tx, actor.user.id))) throw new AppError("forbidden");
+    if (!(await userExists(tx, targetId))) throw new AppError("not_found", "Utilisateur introuvable.");
+    await deleteSession(tx, actor.sessionHash);
+    return await createSession(tx, targetId, { impersonatorId: actor.user.id });
+  });
+  await deps.logger.info("auth", "Connexion en tant qu'un autre utilisateur", {
+    adminId: actor.user.id,
+    userId: targetId,
+  });
+  return token;
+}
+
+export async function switchBack(deps: Deps, actor: Actor): Promise<string> {
+  const adminId = actor.kind === "user" ? actor.impersonatorId : null;
+  if (actor.kind !== "user" || !adminId) {
+    throw new AppError("bad_request", "Vous n'êtes pas en mode administrateur.");
+  }
+  const token = await transactionAs(deps.db, AUTH, async (tx) => {
+    await deleteSession(tx, actor.sessionHash);
+    return await createSession(tx, adminId);
+  });
+  await deps.logger.info("auth", "Retour au compte administrateur", { adminId, userId: actor.user.id });
+  return token;
+}
+
+/** Answers the same way, after the same work, whatever the address: the limits are checked, then the
+ * caller gets its answer, and only then is the account looked up and the email written. */
+export async function requestPasswordReset(deps: Deps, client: Client, rawEmail: string): Promise<void> {
+  const email = normalizeEmail(rawEmail);
+  await enforceLimit(deps.db, `reset:ip:${client.ip}`, RESET_REQUESTS_PER_CLIENT, TOO_MANY_RESETS_MESSAGE);
+  await enforceLimit(deps.db, `reset:email:${email}`, RESET_REQUESTS_PER_EMAIL, TOO_MANY_RESETS_MESSAGE);
+  deps.background.run("password-reset", async () => {
+    const link = await transactionAs(deps.db, AUTH, async (tx) => {
+      const [user] = await tx<{ id: string; firstname: string }>`
+        select id, firstname from public.users where email = ${email} and anonymized_at is null`;
+      if (!user) return null;
+      const link = `${deps.config.appUrl}/reset-password/${await issueResetToken(tx, user.id)}`;
+      await enqueueEmail(tx, passwordResetEmail(email, user.firstname, link));
+      return link;
+    });
+    // Admins cannot read reset emails (their links open the account); on a developer's machine,
+    // where no SMTP server is configured, the link is printed on the console instead.
+    if (link && deps.config.appEnv === "development" && !deps.config.smtpUrl) {
+      console.log(`Lien de réinitialisation pour ${email} : ${link}`);
+    }
+  });
+}
+
+export async function isResetTokenValid(deps: Deps, token: string): Promise<boolean> {
+  return (await transactionAs(deps.db, AUTH, (tx) => findResetToken(tx, token))) !== null;
+}
+
+/** Sets the new password, uses up the token and ends every session of the account. */
+export async function resetPassword(deps: Deps, token: string, password: string): Promise<void> {
+  const passwordHash = await hashPassword(password);
+  const userId = await transactionAs(deps.db, AUTH, async (tx) => {
+    const found = await findResetToken(tx, token);
+    if (!found) throw new AppError("bad_request", RESET_LINK_INVALID);
+    await useResetToken(tx, found.tokenHash, found.userId, passwordHash);
+    return found.userId;
+  });
+  await deps.logger.info("auth", "Mot de passe réinitialisé", { userId });
+}
+
+export interface AccountWithPassword {
+  type: "Admin" | "Company" | "Customer";
+  email: string;
+  password: string;
+  firstname: string;
+  lastname: string;
+  name?: string | null;
+  phone?: string | null;
+  siren?: string | null;
+  vatNumber?: string | null;
+  address1?: string | null;
+  zipcode?: string | null;
+  city?: string | null;
+  birthdate?: string | null;
+}
+
+/** Creates an account of any type with a password: demo data and the create-admin task only. */
+export async function createAccount(
+  deps: Pick<Deps, "db">,
+  actor: ReturnType<typeof systemActor>,
+  account: AccountWithPassword,
+): Promise<string> {
+  if (actor.reason !== "seed" && actor.reason !== "cli") throw new AppError("forbidden");
+  const passwordHash = await hashPassword(account.password);
+  return await transactionAs(deps.db, actor, async (tx) => {
+    const id = await insertUser(tx, account);
+    await insertCredentials(tx, id, passwordHash);
+    return id;
+  });
+}

@@ -1,0 +1,31 @@
+// The one list of scheduled jobs. A job runs either an SQL function (pg_cron runs it where pg_cron
+// serves this database, the app's scheduler otherwise) or a handler in the app (always the app's
+// scheduler, under a lease so that one instance runs it at a time). Schedules are cron expressions,
+// read by pg_cron and by the app alike; the finest is every minute.
+import type { Deps } from "../deps.ts";
+
+export interface ScheduledJob {
+  /** Unique name; pg_cron's jobname is `app:<name>`. */
+  name: string;
+  schedule: string;
+  description: string;
+  /** One call of a function: `select <schema>.<function>()`. */
+  sql?: string;
+  handler?: (deps: Deps) => Promise<unknown>;
+}
+
+export const JOBS: ScheduledJob[] = [
+  {
+    name: "purge-deleted-accounts",
+    schedule: "* * * * *",
+    description: "Anonymise les comptes dont la suppression a été demandée il y a plus de 14 jours",
+    sql: "select public.purge_deleted_accounts()",
+  },
+  {
+    name: "purge-expired-identity",
+    schedule: "*/5 * * * *",
+    description:
+      "Supprime les sessions expirées, les anciennes tentatives de connexion et les compteurs de limites",
+    sql: "select identity.purge_expired()",
+  },
+];

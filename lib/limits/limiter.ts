@@ -1,0 +1,28 @@
+// Rate limits shared by every app instance: counters live in the database (identity.rate_limits, a
+// sliding window approximated from the current and previous fixed windows). One round trip per check.
+import { statementAs, systemActor } from "../actor.ts";
+import type { Database } from "../db/database.ts";
+import { AppError } from "../errors.ts";
+import type { Limit } from "../auth/policy.ts";
+
+/** Counts one hit in `bucket` and tells whether it is still within `limit`. Refused hits count too,
+ * so that a flood keeps being refused. */
+export async function hitLimit(db: Database, bucket: string, limit: Limit): Promise<boolean> {
+  const [row] = await statementAs<{ hits: number }>(
+    db,
+    systemActor("limits"),
+    "select identity.hit_rate_limit($1, $2) as hits",
+    [bucket.slice(0, 300), limit.windowSeconds],
+  );
+  return row.hits <= limit.max;
+}
+
+/** Throws a 429 with `message` when the hit goes over the limit. */
+export async function enforceLimit(
+  db: Database,
+  bucket: string,
+  limit: Limit,
+  message: string,
+): Promise<void> {
+  if (!(await hitLimit(db, bucket, limit))) throw new AppError("too_many_requests", message);
+}

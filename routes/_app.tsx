@@ -1,0 +1,120 @@
+// The app assembly (Fresh keeps it in routes/_app and _middleware): middleware in order, the route
+// modules mounted as sub-apps, and the one place where errors become responses.
+import { Hono } from "hono";
+import { serveStatic } from "hono/deno";
+import type { Deps } from "../lib/deps.ts";
+import { AppError } from "../lib/errors.ts";
+import { type AppEnv, type Ctx, wantsJson } from "../lib/http/context.ts";
+import { readSessionCookie } from "../lib/http/cookies.ts";
+import {
+  csrfProtection,
+  noStoreForPersonalData,
+  rejectNulBytes,
+  requestSizeLimit,
+  securityHeaders,
+} from "../lib/http/security.ts";
+import { resolveSession } from "../lib/auth/actions.ts";
+import { createLogBudget } from "../lib/log/logger.ts";
+import { ANONYMOUS } from "../lib/actor.ts";
+import { renderErrorPage } from "../components/layout/ErrorPage.tsx";
+import { loadIslands } from "../components/Island.tsx";
+import { siteRoutes } from "./site.tsx";
+import { authRoutes } from "./auth.tsx";
+import { accountRoutes } from "./account.ts";
+import { dashboardRoutes } from "./dashboard.tsx";
+import { adminRoutes } from "./admin.tsx";
+import { impersonationRoutes } from "./impersonation.ts";
+import { partnerApplicationRoutes } from "./partner_applications.tsx";
+
+export const UNEXPECTED_ERROR = "Une erreur inattendue s'est produite, veuillez réessayer";
+
+/** PostgreSQL refusals that are the client's fault (bad value, RLS/privilege), never a crash. */
+function databaseRefusal(error: unknown): AppError | null {
+  const code = (error as { code?: unknown })?.code;
+  if (typeof code !== "string") return null;
+  if (code === "42501") return new AppError("forbidden");
+  if (code.startsWith("22")) return new AppError("bad_request");
+  return null;
+}
+
+export async function createApp(deps: Deps): Promise<Hono<AppEnv>> {
+  await loadIslands();
+  // Unexpected errors caused by anonymous requests: at most this many log rows a minute.
+  const anonymousErrors = createLogBudget(30);
+  const app = new Hono<AppEnv>();
+
+  app.use("/build/*", async (c, next) => {
+    await next();
+    if (c.res.status === 200) c.header("Cache-Control", "public, max-age=31536000, immutable");
+  });
+  app.use("/build/*", serveStatic({ root: "./static" }));
+  app.use("/favicon.svg", serveStatic({ path: "./static/favicon.svg" }));
+
+  app.use("*", async (c, next) => {
+    c.set("deps", deps);
+    c.set("actor", ANONYMOUS);
+    await next();
+  });
+  app.use("*", securityHeaders(deps.config.secureCookies));
+  app.use("*", rejectNulBytes());
+  app.use("*", requestSizeLimit());
+  // The cookie's session becomes the request's actor: one statement, no transaction of its own.
+  app.use("*", async (c, next) => {
+    c.set("actor", await resolveSession(deps, readSessionCookie(c)));
+    await next();
+  });
+  app.use("*", noStoreForPersonalData());
+  app.use("*", csrfProtection(deps.config.appUrl));
+  // Every action taken while impersonating is logged with the real admin's id.
+  app.use("*", async (c, next) => {
+    const actor = c.var.actor;
+    await next();
+    if (actor.kind === "user" && actor.impersonatorId && !["GET", "HEAD", "OPTIONS"].includes(c.req.method)) {
+      await deps.logger.info("impersonation", "Action effectuée en mode administrateur", {
+        adminId: actor.impersonatorId,
+        userId: actor.user.id,
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+      });
+    }
+  });
+
+  app.route("/", siteRoutes);
+  app.route("/", authRoutes);
+  app.route("/api/user", accountRoutes);
+  app.route("/dashboard", dashboardRoutes);
+  app.route("/dashboard/admin", adminRoutes);
+  app.route("/admin", impersonationRoutes);
+  app.route("/devenir-partenaire", partnerApplicationRoutes);
+
+  const respond = (c: Ctx, error: AppError, status = error.status) => {
+    if (wantsJson(c)) {
+      return c.json(
+        { status: "error", message: error.message, error: error.message, errors: error.fields },
+        status as 400,
+      );
+    }
+    return renderErrorPage(c, error, status);
+  };
+
+  app.notFound((c) => respond(c, new AppError("not_found")));
+
+  app.onError(async (err, c) => {
+    const known = err instanceof AppError ? err : databaseRefusal(err);
+    if (known) return respond(c, known);
+    // Only unexpected errors are logged with their stack; anonymous ones within a budget.
+    if (c.var.actor?.kind !== "anonymous" || anonymousErrors.take()) {
+      await deps.logger.error("http", err.message || "Erreur inattendue", {
+        path: c.req.path,
+        method: c.req.method,
+        stack: err.stack?.split("\n").slice(0, 8).join("\n"),
+      });
+    } else {
+      console.error(`[error] http (non journalisé) ${c.req.method} ${c.req.path}: ${err.message}`);
+    }
+    return respond(c, new AppError("bad_request", UNEXPECTED_ERROR), 500);
+  });
+
+  return app;
+}
