@@ -32,6 +32,8 @@ export interface Config {
   mailFrom: string;
   /** How many reverse proxies in front of the app append to X-Forwarded-For (0: use the TCP peer). */
   trustProxy: number;
+  /** Keeps anonymous public pages in memory for a minute (PAGE_CACHE=false turns it off). */
+  pageCache: boolean;
 }
 
 function readEnv(name: string): string | undefined {
@@ -70,5 +72,6 @@ export function loadConfig(env: (name: string) => string | undefined = readEnv):
     smtpUrl: env("SMTP_URL") ?? "",
     mailFrom: env("MAIL_FROM") ?? "Cocktails & Co <contact@example.fr>",
     trustProxy: proxies(env("TRUST_PROXY")),
+    pageCache: env("PAGE_CACHE") !== "false",
   };
 }

@@ -32,6 +32,11 @@ import { Hono } from "hono";
 import { cpuUsage } from "node:process";
 import { loadConfig } from "../lib/config.ts";
 import { openPglite } from "../lib/db/pglite.ts";
+import { openPostgres } from "../lib/db/postgres.ts";
+import { type Database, makeTx } from "../lib/db/database.ts";
+import { withDatabase } from "./fresh_database.ts";
+import { PGlite } from "@electric-sql/pglite";
+import postgres from "postgres";
 import { migrate } from "../lib/db/migrate.ts";
 import { seedDemoData } from "../lib/seed/demo.ts";
 import { createLogger } from "../lib/log/logger.ts";
@@ -43,7 +48,6 @@ import { getManifest } from "../lib/islands/manifest.ts";
 
 const PAGE = "/ville/paris";
 const ISLAND_PAGE = "/login";
-const TARGET_RATIO = 0.4;
 
 interface LoadResult {
   requests: number;
@@ -89,8 +93,9 @@ type Fetcher = () => Promise<string | null>;
 async function rawConnection(target: URL, expectedBytes: number): Promise<Fetcher> {
   const conn = await Deno.connect({ hostname: target.hostname, port: Number(target.port) });
   conn.setNoDelay(true);
+  const cookie = COOKIE ? `Cookie: ${COOKIE}\r\n` : "";
   const request = new TextEncoder().encode(
-    `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nAccept: text/html\r\n\r\n`,
+    `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nAccept: ${ACCEPT}\r\n${cookie}\r\n`,
   );
   let buf = new Uint8Array(Math.max(16 * 1024, expectedBytes * 2));
   const latin1 = new TextDecoder("latin1");
@@ -142,7 +147,7 @@ function describe(status: number, body: Uint8Array): string {
 
 function fetchConnection(target: URL, expectedBytes: number): Fetcher {
   return async () => {
-    const res = await fetch(target);
+    const res = await fetch(target, { headers: { accept: ACCEPT, ...(COOKIE ? { cookie: COOKIE } : {}) } });
     const body = await res.arrayBuffer();
     return res.status === 200 && body.byteLength === expectedBytes
       ? null
@@ -150,8 +155,14 @@ function fetchConnection(target: URL, expectedBytes: number): Fetcher {
   };
 }
 
+// The client's cookie (a logged-in user) and Accept header, given by the parent.
+let COOKIE = "";
+let ACCEPT = "text/html";
+
 async function runClient(): Promise<void> {
-  const [url, expected, requests, seconds, concurrency, warmup, kind] = Deno.args.slice(1);
+  const [url, expected, requests, seconds, concurrency, warmup, kind, cookie, accept] = Deno.args.slice(1);
+  COOKIE = cookie ?? "";
+  ACCEPT = accept || "text/html";
   const target = new URL(url);
   if (target.hostname !== "127.0.0.1") throw new Error(`Refusing non-local target ${url}`);
   const expectedBytes = Number(expected);
@@ -225,10 +236,19 @@ async function runClient(): Promise<void> {
 // ---------------------------------------------------------------------------------------------------
 // Parent: the servers, the measurements and the report.
 
+interface LoadOptions {
+  requests: number;
+  seconds: number;
+  concurrency: number;
+  warmup: number;
+  client: string;
+}
+
 async function load(
   url: string,
   expectedBytes: number,
-  opts: { requests: number; seconds: number; concurrency: number; warmup: number; client: string },
+  opts: LoadOptions,
+  request: { cookie?: string; accept?: string } = {},
 ): Promise<LoadResult & { serverCpuPercent: number }> {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
@@ -243,6 +263,8 @@ async function load(
       String(opts.concurrency),
       String(opts.warmup),
       opts.client,
+      request.cookie ?? "",
+      request.accept ?? "text/html",
     ],
     stdout: "piped",
     stderr: "inherit",
@@ -354,141 +376,331 @@ async function pageJs(origin: string, html: string) {
   return { scriptTagCount, srcs, preloads, files: [...files.keys()], notPreloaded, raw, gzip };
 }
 
+// ---------------------------------------------------------------------------------------------------
+// The scenarios: each real request is compared, in the same run, with a bare Hono handler on the same
+// driver. For the logged-in ones the bare handler already knows the user (no cookie, no session) and
+// runs the same select in a transaction with the role and claims set, as the real app's RLS needs.
+
+const USER_COLUMNS = `id, type, firstname, lastname, name, address1, address2, zipcode, city, phone, email,
+  vat_exemption as "vatExemption", vat_number as "vatNumber", siren,
+  extract(epoch from birthdate::timestamp at time zone 'UTC')::int8 as birthdate,
+  floor(extract(epoch from deleted_at))::int8 as "deletedAt", emails, optin`;
+const CLAIMS = "select set_config('role', $1, true), set_config('request.jwt.claims', $2, true)";
+
+/** The same select in an RLS transaction, with the driver's own transaction API. */
+type BareSelect = (userId: string) => Promise<Record<string, unknown>>;
+
+function barePostgres(sql: ReturnType<typeof postgres>): BareSelect {
+  return (userId) =>
+    sql.begin(async (t) => {
+      await t.unsafe(CLAIMS, ["authenticated", JSON.stringify({ role: "authenticated", sub: userId })]);
+      const [row] = await t.unsafe(
+        `select ${USER_COLUMNS} from public.users where id = $1 and anonymized_at is null`,
+        [
+          userId,
+        ],
+      );
+      return row as Record<string, unknown>;
+    }) as Promise<Record<string, unknown>>;
+}
+
+function barePglite(pg: PGlite): BareSelect {
+  return (userId) =>
+    pg.transaction(async (t) => {
+      await t.query(CLAIMS, ["authenticated", JSON.stringify({ role: "authenticated", sub: userId })]);
+      const { rows } = await t.query(
+        `select ${USER_COLUMNS} from public.users where id = $1 and anonymized_at is null`,
+        [userId],
+      );
+      return rows[0] as Record<string, unknown>;
+    });
+}
+
+interface Row {
+  label: string;
+  real: LoadResult & { serverCpuPercent: number };
+  bare: LoadResult & { serverCpuPercent: number };
+  target: number | null;
+}
+
+function printRows(title: string, rows: Row[]) {
+  const line = (name: string, r: Row["real"]) =>
+    `  ${name.padEnd(34)}${String(r.requests).padStart(9)}${String(r.errors).padStart(7)}${
+      r.rps.toFixed(0).padStart(9)
+    }${r.p50.toFixed(2).padStart(9)}${r.p95.toFixed(2).padStart(9)}${
+      r.serverCpuPercent.toFixed(0).padStart(8)
+    }%${r.clientCpuPercent.toFixed(0).padStart(8)}%`;
+  console.log(`\n${title}`);
+  console.log(
+    `  ${"".padEnd(34)}${"requests".padStart(9)}${"errors".padStart(7)}${"req/s".padStart(9)}${
+      "p50 ms".padStart(9)
+    }${"p95 ms".padStart(9)}${"server".padStart(9)}${"client".padStart(9)}`,
+  );
+  for (const row of rows) {
+    console.log(line(`${row.label} (real)`, row.real));
+    console.log(line(`${row.label} (bare)`, row.bare));
+    const ratio = row.real.rps / row.bare.rps;
+    const verdict = row.target === null
+      ? ""
+      : `   target >= ${row.target}: ${ratio >= row.target ? "met" : "NOT met"}`;
+    console.log(`  ${"".padEnd(34)}ratio real/bare ${ratio.toFixed(2)}${verdict}`);
+    for (const [name, r] of [["real", row.real], ["bare", row.bare]] as const) {
+      for (const [problem, count] of Object.entries(r.problems)) {
+        console.log(`  warning: ${row.label} ${name}: ${count} wrong responses: ${problem}`);
+      }
+    }
+    if (row.bare.clientCpuPercent >= 90) {
+      console.log(
+        "  note: the client used ~a full core on the bare run: bare req/s is a floor, the ratio a ceiling",
+      );
+    }
+  }
+}
+
+interface Setup {
+  kind: "pglite" | "postgres";
+  db: Database;
+  bare: BareSelect;
+  /** The bare side's id of a user (the embedded bare database has its own ids). */
+  bareUserId(email: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+async function pgliteSetup(): Promise<Setup> {
+  const db = await openPglite("memory://");
+  await migrate(db);
+  await seedDemoData(db);
+  // The bare handler gets its own PGlite with the same schema and data: the app's adapter hides its
+  // instance, and the bare side must use the driver's API directly.
+  const pg = await PGlite.create("memory://");
+  const bareDb: Database = {
+    kind: "pglite",
+    transaction: (claims, fn) =>
+      pg.transaction(async (t) => {
+        await t.query(CLAIMS, [claims.role, JSON.stringify(claims)]);
+        return await fn(makeTx(async (text, params) => (await t.query(text, params)).rows as never));
+      }),
+    statement: (claims, text, params = []) => bareDb.transaction(claims, (tx) => tx.query(text, params)),
+    execScript: (script, guard) =>
+      pg.transaction(async (t) => {
+        if (guard && !(await guard(makeTx(async (q, p) => (await t.query(q, p)).rows as never)))) {
+          return false;
+        }
+        await t.exec(script);
+        return true;
+      }),
+    close: () => pg.close(),
+  };
+  await migrate(bareDb);
+  await seedDemoData(bareDb);
+  return {
+    kind: "pglite",
+    db,
+    bare: barePglite(pg),
+    bareUserId: async (email) =>
+      (await pg.query<{ id: string }>("select id from public.users where email = $1", [email])).rows[0].id,
+    close: async () => {
+      await db.close();
+      await pg.close();
+    },
+  };
+}
+
+async function postgresSetup(adminUrl: string): Promise<Setup> {
+  const name = `bench_${Date.now().toString(36)}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${name}"`);
+  const url = withDatabase(adminUrl, name);
+  const db = openPostgres(url, { max: 10 });
+  await migrate(db);
+  await seedDemoData(db);
+  // int8 as a number, as the app's adapter does, so that both sides answer the same bytes.
+  const sql = postgres(url, {
+    max: 10,
+    onnotice: () => {},
+    types: {
+      int8: { to: 20, from: [20], serialize: (x: number) => String(x), parse: (x: string) => Number(x) },
+    },
+  });
+  return {
+    kind: "postgres",
+    db,
+    bare: barePostgres(sql),
+    bareUserId: async (email) =>
+      (await sql`select id from public.users where email = ${email}`)[0].id as string,
+    close: async () => {
+      await db.close();
+      await sql.end({ timeout: 5 });
+      await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      await admin.end({ timeout: 5 });
+    },
+  };
+}
+
+async function benchDatabase(setup: Setup, opts: LoadOptions, servers: Deno.HttpServer[]): Promise<Row[]> {
+  const serve = (handler: (req: Request) => Response | Promise<Response>) => {
+    const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, handler);
+    servers.push(server);
+    return `http://127.0.0.1:${server.addr.port}`;
+  };
+  Deno.env.delete("APP_ENV");
+  const makeApp = async (pageCache: boolean) => {
+    const config = { ...loadConfig(), pageCache };
+    const logger = createLogger(setup.db, { quiet: true });
+    return await createApp({ config, db: setup.db, logger, background: createBackground(logger) });
+  };
+  const cached = serve((await makeApp(true)).fetch);
+  const uncached = serve((await makeApp(false)).fetch);
+
+  // A logged-in customer: the cookie the browser would send.
+  const login = await fetch(`${uncached}/api/security/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: uncached },
+    body: JSON.stringify({ username: "client@example.fr", password: "Cocktail#2026" }),
+  });
+  if (login.status !== 200) throw new Error(`login: HTTP ${login.status} ${await login.text()}`);
+  const userId = await setup.bareUserId("client@example.fr");
+  const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+
+  const get = async (origin: string, path: string, accept = "text/html", withCookie = false) => {
+    const res = await fetch(origin + path, { headers: { accept, ...(withCookie ? { cookie } : {}) } });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`${path}: HTTP ${res.status}`);
+    return text;
+  };
+  const publicHtml = await get(uncached, PAGE);
+  const apiJson = await get(uncached, "/api/user/get", "application/json", true);
+  const profileHtml = await get(uncached, "/dashboard/profil", "text/html", true);
+
+  const bare = new Hono();
+  bare.get(PAGE, (c) => c.html(publicHtml));
+  bare.get("/api/user/get", async (c) => c.json({ ...(await setup.bare(userId)), isPreviousAdmin: false }));
+  // The page: the same select, then the same bytes (the bare side does not render).
+  bare.get("/dashboard/profil", async (c) => {
+    await setup.bare(userId);
+    return c.html(profileHtml);
+  });
+  const bareOrigin = serve(bare.fetch);
+  // The same bytes, but for the user's id on the embedded database (the bare side has its own copy).
+  const bareJson = await get(bareOrigin, "/api/user/get", "application/json");
+  const withoutId = (json: string) => json.replace(/"id":"[0-9a-f-]{36}"/, "");
+  if (withoutId(bareJson) !== withoutId(apiJson) || bareJson.length !== apiJson.length) {
+    throw new Error(`The bare /api/user/get does not return the same bytes:\n${apiJson}\n${bareJson}`);
+  }
+
+  const bytes = (text: string) => new TextEncoder().encode(text).length;
+  const rows: Row[] = [];
+  if (setup.kind === "pglite") {
+    // The public page does not read the database when cached: measured once, on the embedded database.
+    const bareRun = await load(bareOrigin + PAGE, bytes(publicHtml), opts);
+    rows.push({
+      label: `${PAGE} cache on`,
+      real: await load(cached + PAGE, bytes(publicHtml), opts),
+      bare: bareRun,
+      target: 0.4,
+    });
+    rows.push({
+      label: `${PAGE} cache off`,
+      real: await load(uncached + PAGE, bytes(publicHtml), opts),
+      bare: bareRun,
+      target: null,
+    });
+  }
+  const onPostgres = setup.kind === "postgres";
+  const json = { cookie, accept: "application/json" };
+  rows.push({
+    label: "GET /api/user/get",
+    real: await load(uncached + "/api/user/get", bytes(apiJson), opts, json),
+    bare: await load(bareOrigin + "/api/user/get", bytes(apiJson), opts, { accept: "application/json" }),
+    target: onPostgres ? 0.6 : null,
+  });
+  rows.push({
+    label: "GET /dashboard/profil",
+    real: await load(uncached + "/dashboard/profil", bytes(profileHtml), opts, { cookie }),
+    bare: await load(bareOrigin + "/dashboard/profil", bytes(profileHtml), opts),
+    target: onPostgres ? 0.5 : null,
+  });
+  return rows;
+}
+
 async function main(): Promise<number> {
-  const opts = {
+  const opts: LoadOptions = {
     requests: intOption("requests", 100_000, 100, 200_000),
     seconds: intOption("seconds", 10, 1, 120),
     concurrency: intOption("concurrency", 32, 1, 256),
     warmup: intOption("warmup", 3_000, 0, 20_000),
     client: Deno.args.includes("--fetch") ? "fetch" : "raw",
   };
-
   try {
     getManifest();
   } catch (error) {
     console.error((error as Error).message);
     return 2;
   }
-
-  // The real app, as main.ts builds it, on an in-memory database with the demo data.
-  Deno.env.delete("APP_ENV");
-  const config = loadConfig();
-  const setupStart = performance.now();
-  const db = await openPglite("memory://");
-  await migrate(db);
-  await seedDemoData(db);
-  const logger = createLogger(db, { quiet: true });
-  const app = await createApp({ config, db, logger, background: createBackground(logger) });
-  const servers: Deno.HttpServer[] = [];
-  const serve = (handler: (req: Request) => Response | Promise<Response>) => {
-    const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, handler);
-    servers.push(server);
-    return `http://127.0.0.1:${server.addr.port}`;
-  };
-  const realOrigin = serve(app.fetch);
-  console.log(
-    `Setup (PGlite memory://, migrations, demo data): ${
-      Math.round(performance.now() - setupStart)
-    } ms; appEnv=${config.appEnv}`,
-  );
-
-  const pageRes = await fetch(realOrigin + PAGE);
-  const html = await pageRes.text();
-  if (pageRes.status !== 200) throw new Error(`${PAGE}: HTTP ${pageRes.status}`);
-
-  // The bare app: one handler, the same bytes.
-  const bare = new Hono();
-  bare.get(PAGE, (c) => c.html(html));
-  const bareOrigin = serve(bare.fetch);
-  const bareHtml = await (await fetch(bareOrigin + PAGE)).text();
-  if (bareHtml !== html) throw new Error("The bare handler does not return the same bytes");
-  const pageBytes = new TextEncoder().encode(html).length;
-
-  // JavaScript shipped: /ville/paris (anonymous, no island) and /login (one island).
-  const pageScripts = await pageJs(realOrigin, html);
-  const loginRes = await fetch(realOrigin + ISLAND_PAGE);
-  const loginHtml = await loginRes.text();
-  if (loginRes.status !== 200) throw new Error(`${ISLAND_PAGE}: HTTP ${loginRes.status}`);
-  const loginIslands = new Set([...loginHtml.matchAll(/data-island="([^"]+)"/g)].map((m) => m[1]));
-  const loginScripts = await pageJs(realOrigin, loginHtml);
-
+  const databaseUrl = Deno.env.get("DATABASE_URL") ?? "";
   console.log(
     `Load: up to ${opts.requests} requests or ${opts.seconds} s per target, concurrency ${opts.concurrency}, ` +
       `${opts.warmup} warm-up requests, ${opts.client} client in a child process (${navigator.hardwareConcurrency} cores)`,
   );
   // Other processes on a 2-core machine change the numbers a lot (bare req/s can halve): say so.
   const busy = await machineBusyPercent(1000);
-  if (busy !== null && busy > 10) {
-    console.log(`  note: the machine was ${busy.toFixed(0)}% busy just before the run (other processes)`);
-  }
-  const real = await load(realOrigin + PAGE, pageBytes, opts);
-  const bareResult = await load(bareOrigin + PAGE, pageBytes, opts);
-
-  const row = (name: string, r: typeof real) =>
-    `${name.padEnd(24)}${String(r.requests).padStart(9)}${String(r.errors).padStart(8)}${
-      r.rps.toFixed(0).padStart(10)
-    }${r.p50.toFixed(2).padStart(10)}${r.p95.toFixed(2).padStart(10)}${
-      r.serverCpuPercent.toFixed(0).padStart(9)
-    }%${r.clientCpuPercent.toFixed(0).padStart(9)}%`;
-  console.log();
-  console.log(`${PAGE} (${pageBytes} bytes of HTML)`);
+  const load1 = Deno.loadavg()[0];
   console.log(
-    `${"".padEnd(24)}${"requests".padStart(9)}${"errors".padStart(8)}${"req/s".padStart(10)}${
-      "p50 ms".padStart(10)
-    }${"p95 ms".padStart(10)}${"server".padStart(10)}${"client".padStart(10)}`,
-  );
-  console.log(row("real app", real));
-  console.log(row("bare handler", bareResult));
-  const ratio = real.rps / bareResult.rps;
-  console.log(
-    `ratio real/bare (req/s): ${ratio.toFixed(2)}   target: ratio >= ${TARGET_RATIO} -> ${
-      ratio >= TARGET_RATIO ? "met" : "NOT met"
+    `Machine before the run: ${busy === null ? "?" : busy.toFixed(0)}% busy, load average ${
+      load1.toFixed(2)
     }`,
   );
-  if (bareResult.clientCpuPercent >= 90) {
-    console.log(
-      "  note: the client used ~a full core on the bare run, so bare req/s is a floor and the ratio a ceiling",
-    );
-  }
-  if (real.errors || bareResult.errors) {
-    for (const [name, r] of [["real app", real], ["bare handler", bareResult]] as const) {
-      for (const [problem, count] of Object.entries(r.problems)) {
-        console.log(`  warning: ${name}: ${count} wrong responses: ${problem}`);
-      }
+
+  const servers: Deno.HttpServer[] = [];
+  let scriptsOk = true;
+  for (const make of [pgliteSetup, ...(databaseUrl ? [() => postgresSetup(databaseUrl)] : [])]) {
+    const setup = await make();
+    try {
+      const rows = await benchDatabase(setup, opts, servers);
+      printRows(
+        setup.kind === "pglite" ? "PGlite (embedded, in this process)" : "PostgreSQL 15 (127.0.0.1)",
+        rows,
+      );
+      if (setup.kind === "pglite") scriptsOk = await reportJavaScript(servers);
+      const logged = await transactionAs(
+        setup.db,
+        systemActor("seed"),
+        (tx) =>
+          tx<{ message: string; count: number }>`select message, count(*)::int as count from public.logs
+          where type = 'error' group by message order by count desc limit 5`,
+      );
+      for (const { message, count } of logged) console.log(`  app error log: ${count} x ${message}`);
+    } finally {
+      for (const server of servers.splice(0)) await server.shutdown();
+      await setup.close();
     }
   }
+  if (!databaseUrl) console.log("\nPostgreSQL: not measured (DATABASE_URL not set)");
+  return scriptsOk ? 0 : 1;
+}
 
-  console.log();
+/** JavaScript shipped: /ville/paris (anonymous, no island) must have none; /login (one island). */
+async function reportJavaScript(servers: Deno.HttpServer[]): Promise<boolean> {
+  const origin = `http://127.0.0.1:${(servers[0].addr as Deno.NetAddr).port}`;
+  const html = await (await fetch(origin + PAGE)).text();
+  const page = await pageJs(origin, html);
+  const loginHtml = await (await fetch(origin + ISLAND_PAGE)).text();
+  const islands = new Set([...loginHtml.matchAll(/data-island="([^"]+)"/g)].map((m) => m[1]));
+  const login = await pageJs(origin, loginHtml);
+  const ok = page.scriptTagCount === 0 && page.raw === 0;
   console.log(
-    `${PAGE} (anonymous): ${pageScripts.scriptTagCount} <script> tags, ${pageScripts.raw} bytes of JavaScript ` +
-      `(${pageScripts.files.length} files) -> ${
-        pageScripts.scriptTagCount === 0 && pageScripts.raw === 0 ? "ok, no JS" : "FAIL: ships JS"
-      }`,
+    `\n${PAGE} (anonymous): ${page.scriptTagCount} <script> tags, ${page.raw} bytes of JavaScript -> ${
+      ok ? "ok, no JS" : "FAIL: ships JS"
+    }`,
   );
   console.log(
-    `${ISLAND_PAGE} (islands: ${
-      [...loginIslands].join(", ") || "none"
-    }): ${loginScripts.scriptTagCount} <script> ` +
-      `tag(s), ${loginScripts.preloads.length} modulepreload(s), ${loginScripts.files.length} JS files, ` +
-      `${loginScripts.raw} bytes raw, ${loginScripts.gzip} bytes gzip (each file gzipped separately)`,
+    `${ISLAND_PAGE} (islands: ${[...islands].join(", ") || "none"}): ${login.files.length} JS files, ` +
+      `${login.raw} bytes raw, ${login.gzip} bytes gzip (each file gzipped separately)`,
   );
-  if (loginScripts.notPreloaded.length) {
-    console.log(`  note: imported but not modulepreloaded: ${loginScripts.notPreloaded.join(", ")}`);
+  if (login.notPreloaded.length) {
+    console.log(`  note: imported but not modulepreloaded: ${login.notPreloaded.join(", ")}`);
   }
-
-  // Unexpected errors the real app met during the run (its logger writes them to public.logs).
-  const logged = await transactionAs(
-    db,
-    systemActor("seed"),
-    (tx) =>
-      tx<{ message: string; count: number }>`select message, count(*)::int as count from public.logs
-        where type = 'error' group by message order by count desc limit 5`,
-  );
-  for (const { message, count } of logged) console.log(`  app error log: ${count} x ${message}`);
-
-  for (const server of servers) await server.shutdown();
-  await db.close();
-  return pageScripts.scriptTagCount === 0 && pageScripts.raw === 0 ? 0 : 1;
+  return ok;
 }
 
 if (import.meta.main) {

@@ -3,7 +3,8 @@
 // switch to anon/authenticated/service_role, e.g. postgres://postgres@127.0.0.1:5432/postgres).
 //
 // A fresh, uniquely named database is created, migrated with the app's own migrate(), given the
-// pgtap extension, then every test file runs, with pg_prove when it is on PATH and otherwise with
+// pgtap extension and the shared helpers (supabase/tests/helpers.sql: schema `tests`, to create users
+// and act as each role), then every test file runs, with pg_prove when it is on PATH and otherwise with
 // psql, whose TAP output is parsed here. The database is dropped whatever happens. The last line
 // printed is always `pgTAP: N passed, M failed`, and the exit code is non-zero if a test failed or a
 // file errored (SQL error, missing or wrong plan).
@@ -12,6 +13,8 @@ import { openPostgres } from "../lib/db/postgres.ts";
 import { withFreshDatabase } from "./fresh_database.ts";
 
 const TESTS_DIR = new URL("../supabase/tests/database/", import.meta.url);
+/** The helpers every test file uses, installed once after the migrations and pgtap. */
+const HELPERS_FILE = new URL("../supabase/tests/helpers.sql", import.meta.url);
 
 export interface PgTapResult {
   passed: number;
@@ -22,6 +25,8 @@ export interface PgTapOptions {
   /** "pg_prove" (default when on PATH) or "psql". */
   runner?: "pg_prove" | "psql";
   testsDir?: URL;
+  /** The shared helpers installed before the test files (default supabase/tests/helpers.sql). */
+  helpersFile?: URL;
   log?: (line: string) => void;
 }
 
@@ -41,6 +46,7 @@ export async function runPgTap(adminUrl: string, options: PgTapOptions = {}): Pr
   const log = options.log ?? ((line: string) => console.log(line));
   const testsDir = options.testsDir ?? TESTS_DIR;
   const files = await listTestFiles(testsDir);
+  const helpers = await Deno.readTextFile(options.helpersFile ?? HELPERS_FILE);
   const runner = options.runner ?? (await findOnPath("pg_prove") ? "pg_prove" : "psql");
   if (!(await findOnPath(runner))) {
     throw new Error(`${runner} est introuvable dans le PATH : impossible de lancer les tests pgTAP.`);
@@ -57,6 +63,14 @@ export async function runPgTap(adminUrl: string, options: PgTapOptions = {}): Pr
       } catch (error) {
         const reason = (error as Error).message;
         throw new Error(`extension pgtap indisponible (${reason}) : installez postgresql-<version>-pgtap`, {
+          cause: error,
+        });
+      }
+      try {
+        await db.execScript(helpers);
+      } catch (error) {
+        const reason = (error as Error).message;
+        throw new Error(`helpers pgTAP (supabase/tests/helpers.sql) non installés : ${reason}`, {
           cause: error,
         });
       }

@@ -24,7 +24,8 @@ onSiteChromeInvalidated(clearPageCache);
 export function cachePublicPage(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const { config } = c.var.deps;
-    const cacheable = !config.watchAssets && c.var.actor.kind === "anonymous" && !getCookie(c, "flash");
+    const cacheable = config.pageCache && !config.watchAssets && c.var.actor.kind === "anonymous" &&
+      !getCookie(c, "flash");
     if (!cacheable) return await next();
     // The path alone is the key: these pages ignore the query string, so it cannot grow the cache.
     const key = c.req.path;

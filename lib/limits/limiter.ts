@@ -12,7 +12,8 @@ export async function hitLimit(db: Database, bucket: string, limit: Limit): Prom
     db,
     systemActor("limits"),
     "select identity.hit_rate_limit($1, $2) as hits",
-    [bucket.slice(0, 300), limit.windowSeconds],
+    // The window is part of the key: one bucket name never mixes two window lengths.
+    [`${bucket.slice(0, 300)}:${limit.windowSeconds}`, limit.windowSeconds],
   );
   return row.hits <= limit.max;
 }

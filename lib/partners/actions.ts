@@ -8,12 +8,13 @@ import { parseInput } from "../validation.ts";
 import { enforceLimit } from "../limits/limiter.ts";
 import { enqueueEmail } from "../mail/outbox.ts";
 import { partnerInvitationEmail } from "../mail/templates.ts";
-import { emailTaken, insertUser, isActiveAdmin } from "../accounts/store.ts";
+import { emailTaken, insertUser, isActiveAdmin, phoneTaken } from "../accounts/store.ts";
 import { issueResetToken } from "../auth/store.ts";
 import {
   APPLICATION_ALREADY_DECIDED,
   APPLICATION_EMAIL_TAKEN,
   APPLICATION_INVALID,
+  APPLICATION_PHONE_TAKEN,
   applicationSchema,
   INVITATION_TTL_MS,
   TOO_MANY_APPLICATIONS,
@@ -62,6 +63,7 @@ export async function acceptApplication(deps: Deps, actor: Actor, id: string): P
     if (!application) throw new AppError("not_found", "Candidature introuvable.");
     if (application.status !== "pending") throw new AppError("conflict", APPLICATION_ALREADY_DECIDED);
     if (await emailTaken(tx, application.email)) throw new AppError("conflict", APPLICATION_EMAIL_TAKEN);
+    if (await phoneTaken(tx, application.phone)) throw new AppError("conflict", APPLICATION_PHONE_TAKEN);
     const userId = await insertUser(tx, {
       type: "Company",
       email: application.email,

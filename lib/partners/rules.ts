@@ -7,6 +7,7 @@ import {
   isPhoneShape,
   MAX_TEXT_LENGTH,
   normalizeEmail,
+  normalizePhone,
   PHONE_INVALID,
   REQUIRED,
   SIREN_MESSAGE,
@@ -22,6 +23,8 @@ export const TOO_MANY_APPLICATIONS = "Trop de candidatures envoyées. Veuillez r
 export const APPLICATION_ALREADY_DECIDED = "Cette candidature a déjà été traitée.";
 export const APPLICATION_EMAIL_TAKEN =
   "Un compte existe déjà avec cet email : la candidature ne peut pas devenir un compte partenaire.";
+export const APPLICATION_PHONE_TAKEN =
+  "Un compte existe déjà avec ce téléphone : la candidature ne peut pas devenir un compte partenaire.";
 
 /** How long the link of the invitation email lets the new partner choose a password. */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -48,8 +51,10 @@ export function applicationSchema() {
     email: z.unknown().optional().transform((v) => normalizeEmail(text(v))).pipe(
       z.string().min(1, "Votre email est requis.").refine(isEmailShape, EMAIL_INVALID),
     ),
+    // Stored in its international form, like every phone number (the table refuses anything else).
     phone: z.unknown().optional().transform(text).pipe(
-      z.string().min(1, "Votre téléphone est requis.").refine(isPhoneShape, PHONE_INVALID),
+      z.string().min(1, "Votre téléphone est requis.").refine(isPhoneShape, PHONE_INVALID)
+        .transform((p) => normalizePhone(p)!),
     ),
     city: required(),
     message: z.unknown().optional().transform(text).pipe(

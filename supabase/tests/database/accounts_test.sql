@@ -1,27 +1,16 @@
 -- Accounts: row-level security and column privileges of public.users, the role helpers
 -- current_user_type()/is_admin(), and public.purge_deleted_accounts().
 --
--- Every identity switch mirrors lib/db/database.ts: `set local role` plus the request claims set
--- transaction-locally (wrapped in diag() so that the switch shows up as a TAP comment).
--- `reset role` goes back to the superuser, which checks the real state of the rows.
---
--- Fixture ids:
---   admin       a0000000-0000-4000-8000-000000000001
---   customer A  c0000000-0000-4000-8000-00000000000a      customer B  c0000000-0000-4000-8000-00000000000b
---   partner A   b0000000-0000-4000-8000-00000000000a      partner B   b0000000-0000-4000-8000-00000000000b
+-- Users and identity switches come from the shared helpers (supabase/tests/helpers.sql): admin,
+-- customer_a, customer_b, partner_a and partner_b (emails <label>@test.invalid, firstname <label>,
+-- lastname 'Test', partners named <label>). tests.reset_role() goes back to the superuser, which
+-- checks the real state of the rows.
 begin;
 select plan(99);
 
-insert into public.users (id, type, email, firstname, lastname, name, siren, phone) values
-  ('a0000000-0000-4000-8000-000000000001', 'Admin', 'admin@example.com', 'Ada', 'Admin', null, null, null),
-  ('c0000000-0000-4000-8000-00000000000a', 'Customer', 'client.a@example.com', 'Alice', 'Client', null, null,
-   '+33600000001'),
-  ('c0000000-0000-4000-8000-00000000000b', 'Customer', 'client.b@example.com', 'Bruno', 'Client', null, null,
-   '+33600000002'),
-  ('b0000000-0000-4000-8000-00000000000a', 'Company', 'partenaire.a@example.com', 'Paul', 'Partenaire',
-   'Bar A', '111111111', '+33600000003'),
-  ('b0000000-0000-4000-8000-00000000000b', 'Company', 'partenaire.b@example.com', 'Pia', 'Partenaire',
-   'Bar B', '222222222', '+33600000004');
+select tests.create_user('Admin', 'admin'), tests.create_user('Customer', 'customer_a'),
+  tests.create_user('Customer', 'customer_b'), tests.create_user('Company', 'partner_a'),
+  tests.create_user('Company', 'partner_b');
 
 -- ---------------------------------------------------------------------------------------------
 -- Structure: RLS on, exactly these policies and grants (a new permissive policy or grant fails here).
@@ -49,8 +38,7 @@ select ok(not (select rolbypassrls from pg_roles where rolname = 'anon'), 'anon 
 -- ---------------------------------------------------------------------------------------------
 -- Anonymous visitor
 -- ---------------------------------------------------------------------------------------------
-set local role anon;
-select diag('as anon: ' || set_config('request.jwt.claims', '{"role":"anon"}', true));
+select tests.act_as_anon();
 
 select throws_ok($$select id from public.users$$, '42501', 'permission denied for table users',
   'anon cannot read public.users');
@@ -64,14 +52,12 @@ select is(public.current_user_type(), null, 'anon has no user type');
 -- ---------------------------------------------------------------------------------------------
 -- Customer A
 -- ---------------------------------------------------------------------------------------------
-set local role authenticated;
-select diag('as customer A: ' || set_config('request.jwt.claims',
-  '{"role":"authenticated","sub":"c0000000-0000-4000-8000-00000000000a"}', true));
+select tests.act_as('customer_a');
 
 select results_eq($$select id from public.users$$,
-  $$values ('c0000000-0000-4000-8000-00000000000a'::uuid)$$,
+  $$values (tests.user_id('customer_a'))$$,
   'customer A reads exactly one account: their own');
-select is_empty($$select id from public.users where id = 'c0000000-0000-4000-8000-00000000000b'$$,
+select is_empty($$select id from public.users where id = tests.user_id('customer_b')$$,
   'customer A cannot read customer B');
 select is_empty($$select id from public.users where type = 'Admin'$$, 'customer A cannot read the admin');
 select is(public.current_user_type(), 'Customer', 'customer A is a Customer');
@@ -79,31 +65,31 @@ select is(public.is_admin(), false, 'customer A is not an admin');
 
 select results_eq(
   $$update public.users set firstname = 'Alicia', city = 'Lyon', optin = true
-    where id = 'c0000000-0000-4000-8000-00000000000a' returning firstname, city$$,
+    where id = tests.user_id('customer_a') returning firstname, city$$,
   $$values ('Alicia', 'Lyon')$$,
   'customer A updates their own details');
 select results_eq(
-  $$update public.users set deleted_at = now() where id = 'c0000000-0000-4000-8000-00000000000a'
+  $$update public.users set deleted_at = now() where id = tests.user_id('customer_a')
     returning deleted_at is not null$$,
   $$values (true)$$,
   'customer A can request the deletion of their account');
 select results_eq(
-  $$update public.users set deleted_at = null where id = 'c0000000-0000-4000-8000-00000000000a'
+  $$update public.users set deleted_at = null where id = tests.user_id('customer_a')
     returning deleted_at is null$$,
   $$values (true)$$,
   'customer A can cancel the deletion request');
 select results_eq(
-  $$update public.users set deleted_at = '2000-01-01' where id = 'c0000000-0000-4000-8000-00000000000a'
+  $$update public.users set deleted_at = '2000-01-01' where id = tests.user_id('customer_a')
     returning deleted_at > now() - interval '1 minute'$$,
   $$values (true)$$,
   'customer A cannot back-date a deletion request to skip the 14-day grace period');
 select results_eq(
-  $$update public.users set deleted_at = null where id = 'c0000000-0000-4000-8000-00000000000a'
+  $$update public.users set deleted_at = null where id = tests.user_id('customer_a')
     returning deleted_at is null$$,
   $$values (true)$$,
   'customer A cancels it again');
 select results_eq(
-  $$with u as (update public.users set firstname = 'Piraté' where id = 'c0000000-0000-4000-8000-00000000000b'
+  $$with u as (update public.users set firstname = 'Piraté' where id = tests.user_id('customer_b')
     returning 1) select count(*)::int from u$$,
   array[0], 'customer A cannot update customer B (0 rows)');
 -- No where clause and no column read: only the UPDATE policy (not the SELECT one) limits the rows.
@@ -111,92 +97,87 @@ select results_eq(
   $$with u as (update public.users set lastname = 'Tous' returning 1) select count(*)::int from u$$,
   array[1], 'an update without a where clause only reaches customer A''s own row');
 select throws_ok(
-  $$update public.users set type = 'Admin' where id = 'c0000000-0000-4000-8000-00000000000a'$$,
+  $$update public.users set type = 'Admin' where id = tests.user_id('customer_a')$$,
   '42501', 'permission denied for table users', 'customer A cannot promote themselves to Admin');
 select throws_ok(
-  $$update public.users set type = 'Company' where id = 'c0000000-0000-4000-8000-00000000000a'$$,
+  $$update public.users set type = 'Company' where id = tests.user_id('customer_a')$$,
   '42501', 'permission denied for table users', 'customer A cannot change their own type');
 select throws_ok(
-  $$update public.users set email = 'nouvelle@example.com' where id = 'c0000000-0000-4000-8000-00000000000a'$$,
+  $$update public.users set email = 'nouvelle@example.com' where id = tests.user_id('customer_a')$$,
   '42501', 'permission denied for table users', 'customer A cannot change their own email');
 select throws_ok(
-  $$update public.users set terms_accepted_at = null where id = 'c0000000-0000-4000-8000-00000000000a'$$,
+  $$update public.users set terms_accepted_at = null where id = tests.user_id('customer_a')$$,
   '42501', 'permission denied for table users', 'customer A cannot rewrite their consent record');
 select throws_ok(
-  $$update public.users set anonymized_at = now() where id = 'c0000000-0000-4000-8000-00000000000a'$$,
+  $$update public.users set anonymized_at = now() where id = tests.user_id('customer_a')$$,
   '42501', 'permission denied for table users', 'customer A cannot set anonymized_at');
 select throws_ok(
-  $$update public.users set id = gen_random_uuid() where id = 'c0000000-0000-4000-8000-00000000000a'$$,
+  $$update public.users set id = gen_random_uuid() where id = tests.user_id('customer_a')$$,
   '42501', 'permission denied for table users', 'customer A cannot change their id');
 select throws_ok($$insert into public.users (type, email) values ('Admin', 'pirate@example.com')$$, '42501',
   'permission denied for table users', 'customer A cannot create an account');
-select throws_ok($$delete from public.users where id = 'c0000000-0000-4000-8000-00000000000a'$$, '42501',
+select throws_ok($$delete from public.users where id = tests.user_id('customer_a')$$, '42501',
   'permission denied for table users', 'customer A cannot delete their row (deletion goes through deleted_at)');
 
-reset role;
-select diag('as superuser: ' || set_config('request.jwt.claims', '', true));
+select tests.reset_role();
 select results_eq(
-  $$select firstname, lastname, type, email from public.users where id = 'c0000000-0000-4000-8000-00000000000b'$$,
-  $$values ('Bruno', 'Client', 'Customer', 'client.b@example.com')$$,
+  $$select firstname, lastname, type, email from public.users where id = tests.user_id('customer_b')$$,
+  $$values ('customer_b', 'Test', 'Customer', 'customer_b@test.invalid')$$,
   'customer B''s row was not touched by customer A');
 select results_eq(
   $$select firstname, lastname, city, type, email from public.users
-    where id = 'c0000000-0000-4000-8000-00000000000a'$$,
-  $$values ('Alicia', 'Tous', 'Lyon', 'Customer', 'client.a@example.com')$$,
+    where id = tests.user_id('customer_a')$$,
+  $$values ('Alicia', 'Tous', 'Lyon', 'Customer', 'customer_a@test.invalid')$$,
   'customer A''s allowed changes were stored, type and email unchanged');
 
 -- ---------------------------------------------------------------------------------------------
 -- Customer B
 -- ---------------------------------------------------------------------------------------------
-set local role authenticated;
-select diag('as customer B: ' || set_config('request.jwt.claims',
-  '{"role":"authenticated","sub":"c0000000-0000-4000-8000-00000000000b"}', true));
+select tests.act_as('customer_b');
 
 select results_eq($$select id from public.users$$,
-  $$values ('c0000000-0000-4000-8000-00000000000b'::uuid)$$,
+  $$values (tests.user_id('customer_b'))$$,
   'customer B reads exactly one account: their own');
-select is_empty($$select id from public.users where id = 'c0000000-0000-4000-8000-00000000000a'$$,
+select is_empty($$select id from public.users where id = tests.user_id('customer_a')$$,
   'customer B cannot read customer A');
 select results_eq(
-  $$with u as (update public.users set firstname = 'Piraté' where id = 'c0000000-0000-4000-8000-00000000000a'
+  $$with u as (update public.users set firstname = 'Piraté' where id = tests.user_id('customer_a')
     returning 1) select count(*)::int from u$$,
   array[0], 'customer B cannot update customer A (0 rows)');
 select results_eq(
   $$with u as (update public.users set deleted_at = now() - interval '1 year'
-    where id = 'c0000000-0000-4000-8000-00000000000a' returning 1) select count(*)::int from u$$,
+    where id = tests.user_id('customer_a') returning 1) select count(*)::int from u$$,
   array[0], 'customer B cannot request the deletion of customer A (0 rows)');
 select results_eq(
-  $$update public.users set phone = '+33600000022' where id = 'c0000000-0000-4000-8000-00000000000b'
+  $$update public.users set phone = '+33600000022' where id = tests.user_id('customer_b')
     returning phone$$,
   $$values ('+33600000022')$$,
   'customer B updates their own phone');
 select throws_ok(
-  $$update public.users set type = 'Admin' where id = 'c0000000-0000-4000-8000-00000000000b'$$,
+  $$update public.users set type = 'Admin' where id = tests.user_id('customer_b')$$,
   '42501', 'permission denied for table users', 'customer B cannot promote themselves to Admin');
 
 -- ---------------------------------------------------------------------------------------------
 -- Partner A (Company)
 -- ---------------------------------------------------------------------------------------------
-set local role authenticated;
-select diag('as partner A: ' || set_config('request.jwt.claims',
-  '{"role":"authenticated","sub":"b0000000-0000-4000-8000-00000000000a"}', true));
+select tests.act_as('partner_a');
 
 select results_eq($$select id from public.users$$,
-  $$values ('b0000000-0000-4000-8000-00000000000a'::uuid)$$,
+  $$values (tests.user_id('partner_a'))$$,
   'partner A reads exactly one account: their own');
 select is_empty($$select id from public.users where type = 'Customer'$$,
   'partner A cannot read the customers');
-select is_empty($$select id from public.users where id = 'b0000000-0000-4000-8000-00000000000b'$$,
+select is_empty($$select id from public.users where id = tests.user_id('partner_b')$$,
   'partner A cannot read partner B');
 select is(public.current_user_type(), 'Company', 'partner A is a Company');
 select is(public.is_admin(), false, 'partner A is not an admin');
 select results_eq(
   $$update public.users set name = 'Bar A & Co', siren = '333333333', vat_number = 'FR12345678901'
-    where id = 'b0000000-0000-4000-8000-00000000000a' returning name, siren, vat_number$$,
+    where id = tests.user_id('partner_a') returning name, siren, vat_number$$,
   $$values ('Bar A & Co', '333333333', 'FR12345678901')$$,
   'partner A updates their company details');
 select results_eq(
-  $$with u as (update public.users set name = 'Piraté' where id = 'b0000000-0000-4000-8000-00000000000b'
+  $$with u as (update public.users set name = 'Piraté' where id = tests.user_id('partner_b')
     returning 1) select count(*)::int from u$$,
   array[0], 'partner A cannot update partner B (0 rows)');
 select results_eq(
@@ -204,37 +185,34 @@ select results_eq(
     select count(*)::int from u$$,
   array[0], 'partner A cannot update the customers (0 rows)');
 select throws_ok(
-  $$update public.users set type = 'Admin' where id = 'b0000000-0000-4000-8000-00000000000a'$$,
+  $$update public.users set type = 'Admin' where id = tests.user_id('partner_a')$$,
   '42501', 'permission denied for table users', 'partner A cannot promote themselves to Admin');
 select throws_ok(
-  $$update public.users set email = 'autre@example.com' where id = 'b0000000-0000-4000-8000-00000000000a'$$,
+  $$update public.users set email = 'autre@example.com' where id = tests.user_id('partner_a')$$,
   '42501', 'permission denied for table users', 'partner A cannot change their own email');
 
 -- ---------------------------------------------------------------------------------------------
 -- Partner B (Company)
 -- ---------------------------------------------------------------------------------------------
-set local role authenticated;
-select diag('as partner B: ' || set_config('request.jwt.claims',
-  '{"role":"authenticated","sub":"b0000000-0000-4000-8000-00000000000b"}', true));
+select tests.act_as('partner_b');
 
 select results_eq($$select id from public.users$$,
-  $$values ('b0000000-0000-4000-8000-00000000000b'::uuid)$$,
+  $$values (tests.user_id('partner_b'))$$,
   'partner B reads exactly one account: their own');
-select is_empty($$select id from public.users where id = 'b0000000-0000-4000-8000-00000000000a'$$,
+select is_empty($$select id from public.users where id = tests.user_id('partner_a')$$,
   'partner B cannot read partner A');
 select results_eq(
-  $$with u as (update public.users set siren = '999999999' where id = 'b0000000-0000-4000-8000-00000000000a'
+  $$with u as (update public.users set siren = '999999999' where id = tests.user_id('partner_a')
     returning 1) select count(*)::int from u$$,
   array[0], 'partner B cannot update partner A (0 rows)');
 
-reset role;
-select diag('as superuser: ' || set_config('request.jwt.claims', '', true));
+select tests.reset_role();
 select results_eq(
-  $$select name, siren, type from public.users where id = 'b0000000-0000-4000-8000-00000000000b'$$,
-  $$values ('Bar B', '222222222', 'Company')$$,
+  $$select name, siren, type from public.users where id = tests.user_id('partner_b')$$,
+  $$values ('partner_b', null::text, 'Company')$$,
   'partner B''s row was not touched by partner A');
 select results_eq(
-  $$select firstname, deleted_at from public.users where id = 'c0000000-0000-4000-8000-00000000000a'$$,
+  $$select firstname, deleted_at from public.users where id = tests.user_id('customer_a')$$,
   $$values ('Alicia', null::timestamptz)$$,
   'customer A''s row was not touched by customer B');
 select results_eq(
@@ -244,24 +222,21 @@ select results_eq(
 -- ---------------------------------------------------------------------------------------------
 -- Admin
 -- ---------------------------------------------------------------------------------------------
-set local role authenticated;
-select diag('as admin: ' || set_config('request.jwt.claims',
-  '{"role":"authenticated","sub":"a0000000-0000-4000-8000-000000000001"}', true));
+select tests.act_as('admin');
 
 select is(public.is_admin(), true, 'the admin is an admin');
 select is(public.current_user_type(), 'Admin', 'the admin''s type is Admin');
 select set_eq($$select id from public.users$$,
-  array['a0000000-0000-4000-8000-000000000001', 'c0000000-0000-4000-8000-00000000000a',
-        'c0000000-0000-4000-8000-00000000000b', 'b0000000-0000-4000-8000-00000000000a',
-        'b0000000-0000-4000-8000-00000000000b']::uuid[],
+  array[tests.user_id('admin'), tests.user_id('customer_a'), tests.user_id('customer_b'),
+        tests.user_id('partner_a'), tests.user_id('partner_b')],
   'the admin reads every account');
 select results_eq(
-  $$update public.users set firstname = 'Bruno-Admin' where id = 'c0000000-0000-4000-8000-00000000000b'
+  $$update public.users set firstname = 'Bruno-Admin' where id = tests.user_id('customer_b')
     returning firstname$$,
   $$values ('Bruno-Admin')$$,
   'the admin updates customer B');
 select results_eq(
-  $$update public.users set address1 = '1 rue du Bar' where id = 'b0000000-0000-4000-8000-00000000000b'
+  $$update public.users set address1 = '1 rue du Bar' where id = tests.user_id('partner_b')
     returning address1$$,
   $$values ('1 rue du Bar')$$,
   'the admin updates partner B');
@@ -269,46 +244,42 @@ select results_eq(
   $$with u as (update public.users set zipcode = '75001' returning 1) select count(*)::int from u$$,
   array[5], 'the admin updates every account');
 select results_eq(
-  $$update public.users set deleted_at = now() where id = 'c0000000-0000-4000-8000-00000000000b'
+  $$update public.users set deleted_at = now() where id = tests.user_id('customer_b')
     returning deleted_at is not null$$,
   $$values (true)$$,
   'the admin can request the deletion of an account');
 select throws_ok(
-  $$update public.users set type = 'Admin' where id = 'c0000000-0000-4000-8000-00000000000b'$$,
+  $$update public.users set type = 'Admin' where id = tests.user_id('customer_b')$$,
   '42501', 'permission denied for table users', 'even the admin cannot change a type as authenticated');
 select throws_ok(
-  $$update public.users set email = 'x@example.com' where id = 'c0000000-0000-4000-8000-00000000000b'$$,
+  $$update public.users set email = 'x@example.com' where id = tests.user_id('customer_b')$$,
   '42501', 'permission denied for table users', 'even the admin cannot change an email as authenticated');
-select throws_ok($$delete from public.users where id = 'c0000000-0000-4000-8000-00000000000b'$$, '42501',
+select throws_ok($$delete from public.users where id = tests.user_id('customer_b')$$, '42501',
   'permission denied for table users', 'even the admin cannot delete an account row');
 
-reset role;
-select diag('as superuser: ' || set_config('request.jwt.claims', '', true));
+select tests.reset_role();
 select results_eq(
   $$select firstname, zipcode, deleted_at is not null from public.users
-    where id = 'c0000000-0000-4000-8000-00000000000b'$$,
+    where id = tests.user_id('customer_b')$$,
   $$values ('Bruno-Admin', '75001', true)$$,
   'the admin''s changes to customer B were stored');
 
 -- ---------------------------------------------------------------------------------------------
 -- Admin impersonating customer A: acts as customer A only, with no admin right.
 -- ---------------------------------------------------------------------------------------------
-set local role authenticated;
-select diag('as admin impersonating customer A: ' || set_config('request.jwt.claims',
-  '{"role":"authenticated","sub":"c0000000-0000-4000-8000-00000000000a","act":{"sub":"a0000000-0000-4000-8000-000000000001"}}',
-  true));
+select tests.act_as_impersonating('admin', 'customer_a');
 
 select is(public.is_admin(), false, 'an impersonating admin is not an admin');
 select is(public.current_user_type(), 'Customer', 'an impersonating admin has the impersonated user''s type');
 select results_eq($$select id from public.users$$,
-  $$values ('c0000000-0000-4000-8000-00000000000a'::uuid)$$,
+  $$values (tests.user_id('customer_a'))$$,
   'an impersonating admin reads only the impersonated account');
 select results_eq(
-  $$with u as (update public.users set firstname = 'Piraté' where id = 'c0000000-0000-4000-8000-00000000000b'
+  $$with u as (update public.users set firstname = 'Piraté' where id = tests.user_id('customer_b')
     returning 1) select count(*)::int from u$$,
   array[0], 'an impersonating admin cannot update another account (0 rows)');
 select results_eq(
-  $$update public.users set lastname = 'Impersonated' where id = 'c0000000-0000-4000-8000-00000000000a'
+  $$update public.users set lastname = 'Impersonated' where id = tests.user_id('customer_a')
     returning lastname$$,
   $$values ('Impersonated')$$,
   'an impersonating admin updates the impersonated account');
@@ -316,8 +287,7 @@ select results_eq(
 -- ---------------------------------------------------------------------------------------------
 -- Claims without a user (authenticated role, no sub): nothing.
 -- ---------------------------------------------------------------------------------------------
-set local role authenticated;
-select diag('as authenticated without sub: ' || set_config('request.jwt.claims', '{"role":"authenticated"}', true));
+select tests.set_claims('authenticated', '{"role":"authenticated"}', 'authenticated without sub');
 
 select is_empty($$select id from public.users$$, 'authenticated without sub reads no account');
 select results_eq(
@@ -328,27 +298,24 @@ select is(public.is_admin(), false, 'authenticated without sub is not an admin')
 -- ---------------------------------------------------------------------------------------------
 -- An anonymised admin loses the admin right.
 -- ---------------------------------------------------------------------------------------------
-reset role;
-update public.users set anonymized_at = now() where id = 'a0000000-0000-4000-8000-000000000001';
-set local role authenticated;
-select diag('as an anonymised admin: ' || set_config('request.jwt.claims',
-  '{"role":"authenticated","sub":"a0000000-0000-4000-8000-000000000001"}', true));
+select tests.reset_role();
+update public.users set anonymized_at = now() where id = tests.user_id('admin');
+select tests.act_as('admin');
 select is(public.is_admin(), false, 'an anonymised admin is not an admin');
 select results_eq($$select id from public.users$$,
-  $$values ('a0000000-0000-4000-8000-000000000001'::uuid)$$,
+  $$values (tests.user_id('admin'))$$,
   'an anonymised admin only reads their own row');
 select results_eq(
-  $$with u as (update public.users set firstname = 'X' where id <> 'a0000000-0000-4000-8000-000000000001'
+  $$with u as (update public.users set firstname = 'X' where id <> tests.user_id('admin')
     returning 1) select count(*)::int from u$$,
   array[0], 'an anonymised admin updates no other account');
-reset role;
-update public.users set anonymized_at = null where id = 'a0000000-0000-4000-8000-000000000001';
+select tests.reset_role();
+update public.users set anonymized_at = null where id = tests.user_id('admin');
 
 -- ---------------------------------------------------------------------------------------------
 -- service_role (the app's auth service) bypasses RLS.
 -- ---------------------------------------------------------------------------------------------
-set local role service_role;
-select diag('as service_role: ' || set_config('request.jwt.claims', '{"role":"service_role"}', true));
+select tests.act_as_service();
 
 select results_eq($$select count(*)::int from public.users$$, array[5],
   'service_role reads every account without any policy');
@@ -370,67 +337,61 @@ select results_eq(
 -- ---------------------------------------------------------------------------------------------
 -- purge_deleted_accounts(): anonymises accounts deleted more than 14 days ago, nothing younger.
 -- ---------------------------------------------------------------------------------------------
-reset role;
-select diag('as superuser: ' || set_config('request.jwt.claims', '', true));
+select tests.reset_role();
 update public.users set deleted_at = now() - interval '15 days'
-  where id = 'c0000000-0000-4000-8000-00000000000a';
+  where id = tests.user_id('customer_a');
 update public.users set deleted_at = now() - interval '13 days'
-  where id = 'c0000000-0000-4000-8000-00000000000b';
+  where id = tests.user_id('customer_b');
 update public.users set deleted_at = now() - interval '14 days' + interval '1 minute'
-  where id = 'b0000000-0000-4000-8000-00000000000a';
-update public.users set deleted_at = null where id = 'b0000000-0000-4000-8000-00000000000b';
+  where id = tests.user_id('partner_a');
+update public.users set deleted_at = null where id = tests.user_id('partner_b');
 insert into identity.credentials (user_id, password_hash) values
-  ('c0000000-0000-4000-8000-00000000000a', 'hash-a'), ('c0000000-0000-4000-8000-00000000000b', 'hash-b'),
-  ('b0000000-0000-4000-8000-00000000000a', 'hash-pa');
+  (tests.user_id('customer_a'), 'hash-a'), (tests.user_id('customer_b'), 'hash-b'),
+  (tests.user_id('partner_a'), 'hash-pa');
 insert into identity.sessions (id_hash, user_id, expires_at) values
-  ('sess-a-1', 'c0000000-0000-4000-8000-00000000000a', now() + interval '1 day'),
-  ('sess-a-2', 'c0000000-0000-4000-8000-00000000000a', now() + interval '1 day'),
-  ('sess-b-1', 'c0000000-0000-4000-8000-00000000000b', now() + interval '1 day'),
-  ('sess-pa-1', 'b0000000-0000-4000-8000-00000000000a', now() + interval '1 day');
+  ('sess-a-1', tests.user_id('customer_a'), now() + interval '1 day'),
+  ('sess-a-2', tests.user_id('customer_a'), now() + interval '1 day'),
+  ('sess-b-1', tests.user_id('customer_b'), now() + interval '1 day'),
+  ('sess-pa-1', tests.user_id('partner_a'), now() + interval '1 day');
 delete from public.logs;
 
 -- Nobody but the service role runs it.
-set local role authenticated;
-select diag('as admin: ' || set_config('request.jwt.claims',
-  '{"role":"authenticated","sub":"a0000000-0000-4000-8000-000000000001"}', true));
+select tests.act_as('admin');
 select throws_ok($$select public.purge_deleted_accounts()$$, '42501',
   'permission denied for function purge_deleted_accounts', 'the admin cannot run purge_deleted_accounts()');
-set local role anon;
-select diag('as anon: ' || set_config('request.jwt.claims', '{"role":"anon"}', true));
+select tests.act_as_anon();
 select throws_ok($$select public.purge_deleted_accounts()$$, '42501',
   'permission denied for function purge_deleted_accounts', 'anon cannot run purge_deleted_accounts()');
 
-set local role service_role;
-select diag('as service_role: ' || set_config('request.jwt.claims', '{"role":"service_role"}', true));
+select tests.act_as_service();
 select is(public.purge_deleted_accounts(), 1, 'purge_deleted_accounts() anonymises exactly one account');
 
-reset role;
-select diag('as superuser: ' || set_config('request.jwt.claims', '', true));
+select tests.reset_role();
 select results_eq(
   $$select email, firstname, lastname, name, phone, city, zipcode, emails, optin, anonymized_at is not null
-    from public.users where id = 'c0000000-0000-4000-8000-00000000000a'$$,
-  $$values ('supprime+c0000000-0000-4000-8000-00000000000a@invalid.invalid', 'Compte', 'supprimé',
+    from public.users where id = tests.user_id('customer_a')$$,
+  $$values ('supprime+' || tests.user_id('customer_a') || '@invalid.invalid', 'Compte', 'supprimé',
             null::text, null::text, null::text, null::text, '{}'::text[], false, true)$$,
   'the account deleted 15 days ago is anonymised (its row is kept)');
-select is_empty($$select 1 from identity.credentials where user_id = 'c0000000-0000-4000-8000-00000000000a'$$,
+select is_empty($$select 1 from identity.credentials where user_id = tests.user_id('customer_a')$$,
   'the anonymised account''s credentials are removed');
-select is_empty($$select 1 from identity.sessions where user_id = 'c0000000-0000-4000-8000-00000000000a'$$,
+select is_empty($$select 1 from identity.sessions where user_id = tests.user_id('customer_a')$$,
   'the anonymised account''s sessions are removed');
 select results_eq(
   $$select email, firstname, phone, anonymized_at from public.users
-    where id = 'c0000000-0000-4000-8000-00000000000b'$$,
-  $$values ('client.b@example.com', 'Bruno-Admin', '+33600000022', null::timestamptz)$$,
+    where id = tests.user_id('customer_b')$$,
+  $$values ('customer_b@test.invalid', 'Bruno-Admin', '+33600000022', null::timestamptz)$$,
   'the account deleted 13 days ago is kept as is');
 select results_eq(
-  $$select email, name, anonymized_at from public.users where id = 'b0000000-0000-4000-8000-00000000000a'$$,
-  $$values ('partenaire.a@example.com', 'Bar A & Co', null::timestamptz)$$,
+  $$select email, name, anonymized_at from public.users where id = tests.user_id('partner_a')$$,
+  $$values ('partner_a@test.invalid', 'Bar A & Co', null::timestamptz)$$,
   'an account deleted 14 days minus one minute ago is kept as is');
 select results_eq(
-  $$select email, anonymized_at from public.users where id = 'b0000000-0000-4000-8000-00000000000b'$$,
-  $$values ('partenaire.b@example.com', null::timestamptz)$$,
+  $$select email, anonymized_at from public.users where id = tests.user_id('partner_b')$$,
+  $$values ('partner_b@test.invalid', null::timestamptz)$$,
   'an account without deletion request is kept as is');
 select set_eq($$select user_id from identity.credentials$$,
-  array['c0000000-0000-4000-8000-00000000000b', 'b0000000-0000-4000-8000-00000000000a']::uuid[],
+  array[tests.user_id('customer_b'), tests.user_id('partner_a')],
   'the credentials of the accounts still in their grace period are kept');
 select set_eq($$select id_hash from identity.sessions$$, array['sess-b-1', 'sess-pa-1'],
   'the sessions of the accounts still in their grace period are kept');
@@ -439,10 +400,9 @@ select results_eq(
   $$values ('accounts', 'info', '{"count": 1}'::jsonb)$$,
   'the purge is logged once with its count');
 
-set local role service_role;
-select diag('as service_role: ' || set_config('request.jwt.claims', '{"role":"service_role"}', true));
+select tests.act_as_service();
 select is(public.purge_deleted_accounts(), 0, 'a second run anonymises nothing more');
-reset role;
+select tests.reset_role();
 select results_eq($$select count(*)::int from public.logs$$, array[1], 'an empty run writes no log');
 
 select * from finish();

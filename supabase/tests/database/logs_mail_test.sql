@@ -1,24 +1,21 @@
 -- Logs and mail: public.logs (written by the service role, read and purged by admins) and
 -- public.email_outbox (written and delivered by the service role, read by admins except reset links).
--- Identity switches mirror lib/db/database.ts.
+-- Users and identity switches come from supabase/tests/helpers.sql.
 begin;
 select plan(72);
 
-insert into public.users (id, type, email, firstname, lastname, name) values
-  ('a0000000-0000-4000-8000-000000000001', 'Admin', 'admin@example.com', 'Ada', 'Admin', null),
-  ('c0000000-0000-4000-8000-00000000000a', 'Customer', 'client.a@example.com', 'Alice', 'Client', null),
-  ('c0000000-0000-4000-8000-00000000000b', 'Customer', 'client.b@example.com', 'Bruno', 'Client', null),
-  ('b0000000-0000-4000-8000-00000000000a', 'Company', 'partenaire.a@example.com', 'Paul', 'Partenaire', 'Bar A'),
-  ('b0000000-0000-4000-8000-00000000000b', 'Company', 'partenaire.b@example.com', 'Pia', 'Partenaire', 'Bar B');
+select tests.create_user('Admin', 'admin'), tests.create_user('Customer', 'customer_a'),
+  tests.create_user('Customer', 'customer_b'), tests.create_user('Company', 'partner_a'),
+  tests.create_user('Company', 'partner_b');
 
 insert into public.logs (service, type, message, context) values
-  ('auth', 'info', 'Connexion', '{"userId": "c0000000-0000-4000-8000-00000000000a"}'),
-  ('auth', 'warning', 'Échec de connexion', '{"email": "client.b@example.com"}'),
+  ('auth', 'info', 'Connexion', jsonb_build_object('userId', tests.user_id('customer_a'))),
+  ('auth', 'warning', 'Échec de connexion', '{"email": "customer_b@test.invalid"}'),
   ('mail', 'error', 'SMTP indisponible', '{}');
 insert into public.email_outbox (id, recipient, template, subject, text_body) values
-  ('f0000000-0000-4000-8000-000000000001', 'client.a@example.com', 'password-reset',
+  ('f0000000-0000-4000-8000-000000000001', 'customer_a@test.invalid', 'password-reset',
    'Réinitialisation de votre mot de passe', 'Lien : https://example.com/reset-password/secret'),
-  ('f0000000-0000-4000-8000-000000000002', 'partenaire.b@example.com', 'welcome', 'Bienvenue', 'Bonjour');
+  ('f0000000-0000-4000-8000-000000000002', 'partner_b@test.invalid', 'welcome', 'Bienvenue', 'Bonjour');
 
 -- ---------------------------------------------------------------------------------------------
 -- Structure
@@ -51,7 +48,7 @@ begin
 
   return next is_empty($$select id from public.email_outbox$$, who || ' reads no email');
   return next is_empty(
-    $$select id from public.email_outbox where recipient = 'client.a@example.com'$$,
+    $$select id from public.email_outbox where recipient = 'customer_a@test.invalid'$$,
     who || ' does not even read the emails sent to customer A');
   return next throws_ok(
     $$insert into public.email_outbox (recipient, template, subject, text_body) values ('x@example.com', 't', 's', 'b')$$,
@@ -65,8 +62,7 @@ end $fn$;
 -- ---------------------------------------------------------------------------------------------
 -- Anonymous visitor: no privilege at all.
 -- ---------------------------------------------------------------------------------------------
-set local role anon;
-select diag('as anon: ' || set_config('request.jwt.claims', '{"role":"anon"}', true));
+select tests.act_as_anon();
 select throws_ok($$select id from public.logs$$, '42501', 'permission denied for table logs',
   'anon cannot read logs');
 select throws_ok($$insert into public.logs (service, type, message) values ('x', 'info', 'faux')$$, '42501',
@@ -82,34 +78,22 @@ select throws_ok(
 -- ---------------------------------------------------------------------------------------------
 -- Customers, partners and an impersonating admin.
 -- ---------------------------------------------------------------------------------------------
-set local role authenticated;
-select diag('as customer A: ' || set_config('request.jwt.claims',
-  '{"role":"authenticated","sub":"c0000000-0000-4000-8000-00000000000a"}', true));
+select tests.act_as('customer_a');
 select * from pg_temp.logs_and_mail_are_hidden('customer A');
 
-set local role authenticated;
-select diag('as customer B: ' || set_config('request.jwt.claims',
-  '{"role":"authenticated","sub":"c0000000-0000-4000-8000-00000000000b"}', true));
+select tests.act_as('customer_b');
 select * from pg_temp.logs_and_mail_are_hidden('customer B');
 
-set local role authenticated;
-select diag('as partner A: ' || set_config('request.jwt.claims',
-  '{"role":"authenticated","sub":"b0000000-0000-4000-8000-00000000000a"}', true));
+select tests.act_as('partner_a');
 select * from pg_temp.logs_and_mail_are_hidden('partner A');
 
-set local role authenticated;
-select diag('as partner B: ' || set_config('request.jwt.claims',
-  '{"role":"authenticated","sub":"b0000000-0000-4000-8000-00000000000b"}', true));
+select tests.act_as('partner_b');
 select * from pg_temp.logs_and_mail_are_hidden('partner B');
 
-set local role authenticated;
-select diag('as admin impersonating customer A: ' || set_config('request.jwt.claims',
-  '{"role":"authenticated","sub":"c0000000-0000-4000-8000-00000000000a","act":{"sub":"a0000000-0000-4000-8000-000000000001"}}',
-  true));
+select tests.act_as_impersonating('admin', 'customer_a');
 select * from pg_temp.logs_and_mail_are_hidden('an admin impersonating customer A');
 
-reset role;
-select diag('as superuser: ' || set_config('request.jwt.claims', '', true));
+select tests.reset_role();
 select results_eq($$select count(*)::int from public.logs$$, array[3],
   'no log was deleted by a non-admin');
 select results_eq($$select status, count(*)::int from public.email_outbox group by status$$,
@@ -118,9 +102,7 @@ select results_eq($$select status, count(*)::int from public.email_outbox group 
 -- ---------------------------------------------------------------------------------------------
 -- Admin: reads both, deletes logs, writes neither.
 -- ---------------------------------------------------------------------------------------------
-set local role authenticated;
-select diag('as admin: ' || set_config('request.jwt.claims',
-  '{"role":"authenticated","sub":"a0000000-0000-4000-8000-000000000001"}', true));
+select tests.act_as('admin');
 
 select results_eq($$select message from public.logs order by id$$,
   array['Connexion', 'Échec de connexion', 'SMTP indisponible'], 'the admin reads every log');
@@ -142,23 +124,21 @@ select throws_ok($$update public.email_outbox set status = 'sent'$$, '42501',
 select throws_ok($$delete from public.email_outbox$$, '42501', 'permission denied for table email_outbox',
   'the admin cannot remove an email');
 
-reset role;
-select diag('as superuser: ' || set_config('request.jwt.claims', '', true));
+select tests.reset_role();
 select results_eq($$select type from public.logs order by id$$, array['info', 'warning'],
   'the admin deleted exactly the log they targeted');
 
 -- ---------------------------------------------------------------------------------------------
 -- service_role (logger, outbox, SMTP worker) bypasses RLS.
 -- ---------------------------------------------------------------------------------------------
-set local role service_role;
-select diag('as service_role: ' || set_config('request.jwt.claims', '{"role":"service_role"}', true));
+select tests.act_as_service();
 select results_eq(
   $$insert into public.logs (service, type, message) values ('accounts', 'info', 'Profil modifié') returning service$$,
   $$values ('accounts')$$, 'service_role writes a log (identity column included)');
 select results_eq($$select count(*)::int from public.logs$$, array[3], 'service_role reads every log');
 select results_eq(
   $$insert into public.email_outbox (recipient, template, subject, text_body)
-    values ('client.b@example.com', 'welcome', 'Bienvenue', 'Bonjour') returning status$$,
+    values ('customer_b@test.invalid', 'welcome', 'Bienvenue', 'Bonjour') returning status$$,
   $$values ('pending')$$, 'service_role queues an email');
 select results_eq(
   $$with u as (update public.email_outbox set status = 'sent', sent_at = now() where status = 'pending' returning 1)

@@ -1,14 +1,12 @@
 -- Site: public.cities, public.menus and public.menu_items. Everyone (anon included) reads them;
--- only admins add, change or remove rows. Identity switches mirror lib/db/database.ts.
+-- only admins add, change or remove rows. Users and identity switches come from
+-- supabase/tests/helpers.sql.
 begin;
-select plan(97);
+select plan(100);
 
-insert into public.users (id, type, email, firstname, lastname, name) values
-  ('a0000000-0000-4000-8000-000000000001', 'Admin', 'admin@example.com', 'Ada', 'Admin', null),
-  ('c0000000-0000-4000-8000-00000000000a', 'Customer', 'client.a@example.com', 'Alice', 'Client', null),
-  ('c0000000-0000-4000-8000-00000000000b', 'Customer', 'client.b@example.com', 'Bruno', 'Client', null),
-  ('b0000000-0000-4000-8000-00000000000a', 'Company', 'partenaire.a@example.com', 'Paul', 'Partenaire', 'Bar A'),
-  ('b0000000-0000-4000-8000-00000000000b', 'Company', 'partenaire.b@example.com', 'Pia', 'Partenaire', 'Bar B');
+select tests.create_user('Admin', 'admin'), tests.create_user('Customer', 'customer_a'),
+  tests.create_user('Customer', 'customer_b'), tests.create_user('Company', 'partner_a'),
+  tests.create_user('Company', 'partner_b');
 
 insert into public.cities (id, slug, name, position) values
   ('d0000000-0000-4000-8000-000000000001', 'paris', 'Paris', 1),
@@ -36,6 +34,12 @@ select policies_are('public', 'menu_items', array[
 select table_privs_are('public', 'cities', 'anon', array['SELECT'], 'anon can only read cities');
 select table_privs_are('public', 'menus', 'anon', array['SELECT'], 'anon can only read menus');
 select table_privs_are('public', 'menu_items', 'anon', array['SELECT'], 'anon can only read menu items');
+select table_privs_are('public', 'cities', 'authenticated', array['DELETE', 'INSERT', 'SELECT', 'UPDATE'],
+  'authenticated may read and write cities (RLS keeps writes to admins)');
+select table_privs_are('public', 'menus', 'authenticated', array['DELETE', 'INSERT', 'SELECT', 'UPDATE'],
+  'authenticated may read and write menus (RLS keeps writes to admins)');
+select table_privs_are('public', 'menu_items', 'authenticated', array['DELETE', 'INSERT', 'SELECT', 'UPDATE'],
+  'authenticated may read and write menu items (RLS keeps writes to admins)');
 
 -- The read-only side, the same for every non-admin user: reads everything, every write is refused
 -- (an insert raises the RLS violation 42501, an update or a delete reaches 0 rows).
@@ -92,8 +96,7 @@ end $fn$;
 -- ---------------------------------------------------------------------------------------------
 -- Anonymous visitor: reads, and has no write privilege at all.
 -- ---------------------------------------------------------------------------------------------
-set local role anon;
-select diag('as anon: ' || set_config('request.jwt.claims', '{"role":"anon"}', true));
+select tests.act_as_anon();
 
 select results_eq($$select slug from public.cities order by position$$, array['paris', 'lyon'],
   'anon reads the cities');
@@ -121,42 +124,28 @@ select throws_ok($$delete from public.menu_items$$, '42501', 'permission denied 
 -- ---------------------------------------------------------------------------------------------
 -- Customers and partners: read-only.
 -- ---------------------------------------------------------------------------------------------
-set local role authenticated;
-select diag('as customer A: ' || set_config('request.jwt.claims',
-  '{"role":"authenticated","sub":"c0000000-0000-4000-8000-00000000000a"}', true));
+select tests.act_as('customer_a');
 select * from pg_temp.site_is_read_only('customer A');
 
-set local role authenticated;
-select diag('as customer B: ' || set_config('request.jwt.claims',
-  '{"role":"authenticated","sub":"c0000000-0000-4000-8000-00000000000b"}', true));
+select tests.act_as('customer_b');
 select * from pg_temp.site_is_read_only('customer B');
 
-set local role authenticated;
-select diag('as partner A: ' || set_config('request.jwt.claims',
-  '{"role":"authenticated","sub":"b0000000-0000-4000-8000-00000000000a"}', true));
+select tests.act_as('partner_a');
 select * from pg_temp.site_is_read_only('partner A');
 
-set local role authenticated;
-select diag('as partner B: ' || set_config('request.jwt.claims',
-  '{"role":"authenticated","sub":"b0000000-0000-4000-8000-00000000000b"}', true));
+select tests.act_as('partner_b');
 select * from pg_temp.site_is_read_only('partner B');
 
-set local role authenticated;
-select diag('as admin impersonating customer A: ' || set_config('request.jwt.claims',
-  '{"role":"authenticated","sub":"c0000000-0000-4000-8000-00000000000a","act":{"sub":"a0000000-0000-4000-8000-000000000001"}}',
-  true));
+select tests.act_as_impersonating('admin', 'customer_a');
 select * from pg_temp.site_is_read_only('an admin impersonating customer A');
 
-reset role;
-select diag('as superuser: ' || set_config('request.jwt.claims', '', true));
+select tests.reset_role();
 select * from pg_temp.site_is_unchanged('the writes of anon, customers, partners and an impersonating admin');
 
 -- ---------------------------------------------------------------------------------------------
 -- Admin: adds, changes and removes.
 -- ---------------------------------------------------------------------------------------------
-set local role authenticated;
-select diag('as admin: ' || set_config('request.jwt.claims',
-  '{"role":"authenticated","sub":"a0000000-0000-4000-8000-000000000001"}', true));
+select tests.act_as('admin');
 
 select results_eq($$select count(*)::int from public.cities$$, array[2], 'the admin reads the cities');
 select results_eq(
@@ -190,8 +179,7 @@ select results_eq(
   $$with d as (delete from public.menus where code = 'footer1' returning 1) select count(*)::int from d$$,
   array[1], 'the admin removes a menu');
 
-reset role;
-select diag('as superuser: ' || set_config('request.jwt.claims', '', true));
+select tests.reset_role();
 select results_eq($$select slug, intro from public.cities order by position$$,
   $$values ('paris', 'La ville lumière'), ('marseille', '')$$, 'the admin''s city changes were stored');
 select results_eq($$select code, label from public.menus order by code$$,
@@ -203,8 +191,7 @@ select results_eq($$select menu_code, label from public.menu_items order by menu
 -- ---------------------------------------------------------------------------------------------
 -- service_role bypasses RLS.
 -- ---------------------------------------------------------------------------------------------
-set local role service_role;
-select diag('as service_role: ' || set_config('request.jwt.claims', '{"role":"service_role"}', true));
+select tests.act_as_service();
 select results_eq($$insert into public.cities (slug, name) values ('nice', 'Nice') returning slug$$,
   $$values ('nice')$$, 'service_role adds a city without any policy');
 select results_eq(

@@ -1,0 +1,116 @@
+-- Shared pgTAP helpers, in the style of Basejump's supabase_test_helpers. scripts/pgtap.ts installs
+-- this file into the throw-away database after the migrations and the pgtap extension, before any
+-- file of supabase/tests/database/ runs; every test file uses it instead of its own set-up.
+--
+--   select tests.create_user('Customer', 'customer_a');   -- a user of a type, known by its label
+--   select tests.act_as_anon();                           -- an anonymous visitor
+--   select tests.act_as('customer_a');                    -- a signed-in user
+--   select tests.act_as_impersonating('admin', 'customer_a');  -- an admin impersonating a user
+--   select tests.act_as_service();                        -- the app's auth service / jobs
+--   select tests.reset_role();                            -- back to the session user (superuser)
+--   ... where id = tests.user_id('customer_a') ...        -- a user's id, under any role
+--
+-- The act_as helpers set the role and the request claims for the rest of the transaction, exactly as
+-- lib/db/database.ts's CLAIMS_SQL does (`set_config('role', …, true), set_config('request.jwt.claims',
+-- …, true)`), and return a TAP comment line ("# as customer_a (role authenticated)") so that each
+-- switch shows in the output, as diag() would. They are security invoker (PostgreSQL refuses to
+-- change the role inside a security definer function); the functions that read or write users are
+-- security definer, so that every helper can be called under anon, authenticated or service_role.
+--
+-- A user created by tests.create_user(type, label) has the email `<label>@test.invalid`, firstname
+-- <label>, lastname 'Test', and, for a Company, the name <label>. Labels are lower-case
+-- (letters, digits, `_`, `.`, `-`): the email column only takes lower-case addresses.
+
+create schema if not exists tests;
+
+-- Label → id. Kept apart from public.users so that a label still finds its user after the user's
+-- email changed (anonymisation, an admin's edit).
+create table tests.users (
+  label text primary key,
+  id uuid not null unique references public.users (id) on delete cascade
+);
+
+/** Creates a user of `type` ('Admin', 'Company' or 'Customer') known as `label`; returns its id. */
+create function tests.create_user(type text, label text) returns uuid
+language plpgsql security definer set search_path = '' as $$
+declare
+  new_id uuid;
+begin
+  if create_user.label is null or create_user.label !~ '^[a-z0-9][a-z0-9_.-]*$' then
+    raise exception 'tests.create_user: invalid label %', create_user.label;
+  end if;
+  insert into public.users (type, email, firstname, lastname, name)
+  values (create_user.type, create_user.label || '@test.invalid', create_user.label, 'Test',
+          case when create_user.type = 'Company' then create_user.label end)
+  returning id into new_id;
+  insert into tests.users (label, id) values (create_user.label, new_id);
+  return new_id;
+end $$;
+
+/** The id of the user created as `label`; an error for an unknown label. */
+create function tests.user_id(label text) returns uuid
+language plpgsql stable security definer set search_path = '' as $$
+declare
+  found uuid;
+begin
+  select u.id into found from tests.users u where u.label = user_id.label;
+  if found is null then
+    raise exception 'tests.user_id: no test user labelled %', user_id.label;
+  end if;
+  return found;
+end $$;
+
+/**
+ * Switches to `role_name` with `claims` as request.jwt.claims (null: no claims at all) until the end
+ * of the transaction. The other act_as helpers go through it; call it directly for unusual claims.
+ */
+create function tests.set_claims(role_name text, claims jsonb, who text default null) returns text
+language plpgsql as $$
+begin
+  perform pg_catalog.set_config('role', role_name, true),
+    pg_catalog.set_config('request.jwt.claims', coalesce(claims::text, ''), true);
+  return '# as ' || coalesce(who || ' (role ' || role_name || ')',
+                            role_name || ' with claims ' || coalesce(claims::text, '(none)'));
+end $$;
+
+/** An anonymous visitor: role anon, claims {"role":"anon"}. */
+create function tests.act_as_anon() returns text
+language sql as $$
+  select tests.set_claims('anon', '{"role":"anon"}'::jsonb, 'anon')
+$$;
+
+/** The user created as `label`: role authenticated, claims {"role":"authenticated","sub":<id>}. */
+create function tests.act_as(label text) returns text
+language sql as $$
+  select tests.set_claims('authenticated',
+    jsonb_build_object('role', 'authenticated', 'sub', tests.user_id(label)), label)
+$$;
+
+/**
+ * The admin `admin_label` impersonating `user_label`: the user's claims plus "act":{"sub":<admin>},
+ * as the app sets them for an impersonation session.
+ */
+create function tests.act_as_impersonating(admin_label text, user_label text) returns text
+language sql as $$
+  select tests.set_claims('authenticated',
+    jsonb_build_object('role', 'authenticated', 'sub', tests.user_id(user_label),
+                       'act', jsonb_build_object('sub', tests.user_id(admin_label))),
+    admin_label || ' impersonating ' || user_label)
+$$;
+
+/** The system (auth service, jobs): role service_role, claims {"role":"service_role"}. */
+create function tests.act_as_service() returns text
+language sql as $$
+  select tests.set_claims('service_role', '{"role":"service_role"}'::jsonb, 'service_role')
+$$;
+
+/** Back to the session user (the superuser running the tests), with no claims. */
+create function tests.reset_role() returns text
+language plpgsql as $$
+begin
+  perform pg_catalog.set_config('role', 'none', true), pg_catalog.set_config('request.jwt.claims', '', true);
+  return '# as ' || session_user || ' (role reset)';
+end $$;
+
+grant usage on schema tests to anon, authenticated, service_role;
+grant execute on all functions in schema tests to anon, authenticated, service_role;
