@@ -10,6 +10,7 @@ import { startScheduler } from "./lib/jobs/scheduler.ts";
 import { startWorker } from "./lib/jobs/worker.ts";
 import { outboxQueues } from "./lib/jobs/queues.ts";
 import { getManifest } from "./lib/islands/manifest.ts";
+import { openStorage } from "./lib/storage/open.ts";
 import { createApp } from "./routes/_app.tsx";
 
 export async function start() {
@@ -23,7 +24,13 @@ export async function start() {
     await seedDemoData(db);
     console.log("Données de démonstration chargées (mot de passe : Cocktail#2026).");
   }
-  const deps: Deps = { config, db, logger, background: createBackground(logger) };
+  const deps: Deps = {
+    config,
+    db,
+    logger,
+    background: createBackground(logger),
+    storage: openStorage(config),
+  };
   const scheduler = await startScheduler(deps);
   const worker = startWorker(deps, outboxQueues(config));
   const app = await createApp(deps);

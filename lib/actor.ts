@@ -27,8 +27,9 @@ export interface UserActor {
 }
 
 /** Why the system acts with every right: the auth server's own tables, scheduled jobs, webhooks from
- * providers, demo data and command-line tasks, the logger, rate limits. */
-export type SystemReason = "auth" | "job" | "webhook" | "seed" | "cli" | "log" | "limits";
+ * providers, demo data and command-line tasks, the logger, rate limits, and public quote requests
+ * (after the use case's checks: the public writes no deal table itself). */
+export type SystemReason = "auth" | "job" | "webhook" | "seed" | "cli" | "log" | "limits" | "intake";
 
 export interface SystemActor {
   kind: "system";

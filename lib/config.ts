@@ -34,6 +34,8 @@ export interface Config {
   trustProxy: number;
   /** Keeps anonymous public pages in memory for a minute (PAGE_CACHE=false turns it off). */
   pageCache: boolean;
+  /** Folder of uploaded files (deal photos) when no Supabase project is configured. */
+  uploadsDir: string;
 }
 
 function readEnv(name: string): string | undefined {
@@ -73,5 +75,6 @@ export function loadConfig(env: (name: string) => string | undefined = readEnv):
     mailFrom: env("MAIL_FROM") ?? "Cocktails & Co <contact@example.fr>",
     trustProxy: proxies(env("TRUST_PROXY")),
     pageCache: env("PAGE_CACHE") !== "false",
+    uploadsDir: env("UPLOADS_DIR") ?? "",
   };
 }

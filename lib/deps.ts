@@ -1,14 +1,16 @@
-// What every use case receives: configuration, database, logger, and the background queue for work
-// done after answering.
+// What every use case receives: configuration, database, logger, the background queue for work done
+// after answering, and file storage.
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import type { Logger } from "./log/logger.ts";
+import type { Storage } from "./storage/storage.ts";
 
 export interface Deps {
   config: Config;
   db: Database;
   logger: Logger;
   background: Background;
+  storage: Storage;
 }
 
 /** Work started after the answer has left (so that its duration reveals nothing to the caller).

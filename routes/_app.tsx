@@ -25,6 +25,14 @@ import { dashboardRoutes } from "./dashboard.tsx";
 import { adminRoutes } from "./admin.tsx";
 import { impersonationRoutes } from "./impersonation.ts";
 import { partnerApplicationRoutes } from "./partner_applications.tsx";
+import { dealsApiRoutes } from "./deals_api.ts";
+import { dealPhotoApiRoutes } from "./deal_photos_api.ts";
+import { settingsApiRoutes } from "./settings_api.ts";
+import { dealPageRoutes } from "./deal_pages.tsx";
+import { partnerPageRoutes } from "./partner_pages.tsx";
+import { adminDealRoutes } from "./admin_deals.tsx";
+import { dealRequestRoutes } from "./deal_request.tsx";
+import { mediaRoutes } from "./media.ts";
 
 export const UNEXPECTED_ERROR = "Une erreur inattendue s'est produite, veuillez réessayer";
 
@@ -87,6 +95,14 @@ export async function createApp(deps: Deps): Promise<Hono<AppEnv>> {
   app.route("/dashboard/admin", adminRoutes);
   app.route("/admin", impersonationRoutes);
   app.route("/devenir-partenaire", partnerApplicationRoutes);
+  app.route("/api/deal", dealsApiRoutes);
+  app.route("/api/deal", dealPhotoApiRoutes);
+  app.route("/api", settingsApiRoutes);
+  app.route("/dashboard/espace-partenaire", dealPageRoutes);
+  app.route("/dashboard/partenaire", partnerPageRoutes);
+  app.route("/dashboard/admin/devis", adminDealRoutes);
+  app.route("/demande-de-devis", dealRequestRoutes);
+  app.route("/media", mediaRoutes);
 
   const respond = (c: Ctx, error: AppError, status = error.status) => {
     if (wantsJson(c)) {

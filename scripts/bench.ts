@@ -28,6 +28,7 @@
 // - Concurrency 32 keeps the single-threaded server always busy; more connections only add queueing
 //   latency. Every response is checked (status 200, expected length); wrong ones are counted and
 //   described, and the errors the real app logged during the run are printed.
+import { memoryStorage } from "../lib/storage/storage.ts";
 import { Hono } from "hono";
 import { cpuUsage } from "node:process";
 import { loadConfig } from "../lib/config.ts";
@@ -547,7 +548,13 @@ async function benchDatabase(setup: Setup, opts: LoadOptions, servers: Deno.Http
   const makeApp = async (pageCache: boolean) => {
     const config = { ...loadConfig(), pageCache };
     const logger = createLogger(setup.db, { quiet: true });
-    return await createApp({ config, db: setup.db, logger, background: createBackground(logger) });
+    return await createApp({
+      config,
+      db: setup.db,
+      logger,
+      background: createBackground(logger),
+      storage: memoryStorage(),
+    });
   };
   const cached = serve((await makeApp(true)).fetch);
   const uncached = serve((await makeApp(false)).fetch);

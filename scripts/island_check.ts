@@ -7,7 +7,11 @@ const FORBIDDEN: [RegExp, string][] = [
   [/(^|\/)lib\/db\//, "la base de données (lib/db)"],
   [/(^|\/)lib\/http\//, "la couche HTTP (lib/http)"],
   [/(^|\/)lib\/auth\/(actions|store|crypto)\.ts$/, "le service d'authentification"],
-  [/(^|\/)lib\/[a-z_]+\/(actions|store)\.ts$/, "un cas d'usage ou une requête SQL (actions.ts, store.ts)"],
+  [
+    /(^|\/)lib\/[a-z_]+\/([a-z_]+_)?(actions|store)\.ts$/,
+    "un cas d'usage ou une requête SQL (actions.ts, store.ts)",
+  ],
+  [/(^|\/)lib\/(richtext\/sanitize|deals\/(input|notifications|payload))\.ts$/, "du code serveur"],
   [/(^|\/)lib\/(config|deps|actor)\.ts$/, "la configuration du serveur"],
   [/(^|\/)lib\/(jobs|log|seed|limits|integrations)\//, "du code serveur (tâches, journal, intégrations)"],
   [/(^|\/)routes\//, "une route (routes/)"],

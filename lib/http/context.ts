@@ -90,3 +90,16 @@ export function uuidParam(c: Ctx, name: string, message = "La page demandée n'e
   if (!UUID.test(value)) throw new AppError("not_found", message);
   return value.toLowerCase();
 }
+
+/** A path parameter that must be a positive integer id (deals): anything else is a 404. */
+export function idParam(c: Ctx, name: string, message = "La page demandée n'existe pas."): number {
+  const value = c.req.param(name) ?? "";
+  const id = /^[1-9]\d{0,14}$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(id)) throw new AppError("not_found", message);
+  return id;
+}
+
+/** The spec's API answer: `{ status: 'success', results }`, with a French message when there is one. */
+export function success(c: Ctx, results: unknown, message?: string | null) {
+  return c.json({ status: "success", results, ...(message ? { message } : {}) });
+}

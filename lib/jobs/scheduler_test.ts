@@ -1,5 +1,6 @@
 // The scheduler on the embedded database (PGlite, where pg_cron never runs): SQL jobs and handler jobs
 // run by the app, handler jobs under a lease, failures logged and never thrown.
+import { memoryStorage } from "../storage/storage.ts";
 import { assert, assertEquals, assertMatch } from "../../tests/support/assert.ts";
 import { statementAs, systemActor } from "../actor.ts";
 import { loadConfig } from "../config.ts";
@@ -19,7 +20,13 @@ async function openDeps(): Promise<Deps> {
   await migrate(db);
   const config = loadConfig((name) => ({ APP_ENV: "test", APP_URL: "http://localhost:8000" })[name]);
   const logger = createLogger(db, { quiet: true });
-  return { config, db, logger, background: createBackground(logger, { manual: true }) };
+  return {
+    config,
+    db,
+    logger,
+    background: createBackground(logger, { manual: true }),
+    storage: memoryStorage(),
+  };
 }
 
 function sql<T = Record<string, unknown>>(db: Database, text: string, params: unknown[] = []) {

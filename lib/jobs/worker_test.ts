@@ -1,5 +1,6 @@
 // The worker loop on the embedded database (PGlite): it drains every queue while there is work,
 // logs a failing queue without stopping the others, and stops when asked.
+import { memoryStorage } from "../storage/storage.ts";
 import { assert, assertEquals } from "../../tests/support/assert.ts";
 import { statementAs, systemActor } from "../actor.ts";
 import { loadConfig } from "../config.ts";
@@ -14,7 +15,13 @@ async function openDeps(): Promise<Deps> {
   await migrate(db);
   const config = loadConfig((name) => ({ APP_ENV: "test", APP_URL: "http://localhost:8000" })[name]);
   const logger = createLogger(db, { quiet: true });
-  return { config, db, logger, background: createBackground(logger, { manual: true }) };
+  return {
+    config,
+    db,
+    logger,
+    background: createBackground(logger, { manual: true }),
+    storage: memoryStorage(),
+  };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

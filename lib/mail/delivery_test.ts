@@ -1,6 +1,7 @@
 // Delivery of the outbox through the real nodemailer client to a local fake SMTP server (smtp-server),
 // on the embedded database (PGlite): what arrives, how failures are retried with backoff and then
 // abandoned, and that two drains at once never send one email twice.
+import { memoryStorage } from "../storage/storage.ts";
 import { SMTPServer, type SMTPServerOptions } from "smtp-server";
 import { simpleParser } from "mailparser";
 import { assert, assertEquals } from "../../tests/support/assert.ts";
@@ -22,7 +23,13 @@ async function openDeps(): Promise<Deps> {
   await migrate(db);
   const config = loadConfig((name) => ({ APP_ENV: "test", APP_URL: "http://localhost:8000" })[name]);
   const logger = createLogger(db, { quiet: true });
-  return { config, db, logger, background: createBackground(logger, { manual: true }) };
+  return {
+    config,
+    db,
+    logger,
+    background: createBackground(logger, { manual: true }),
+    storage: memoryStorage(),
+  };
 }
 
 function sql<T = Record<string, unknown>>(db: Database, text: string, params: unknown[] = []) {

@@ -358,32 +358,47 @@ revoke execute on function public.deal_company(uuid) from public;
 grant execute on function public.deal_company(uuid) to authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------------
--- A quote request (public page /demande-de-devis): anyone may create a deal in status 'start' with
--- its contact; a signed-in customer's request is linked to them. Nothing else can be set this way.
+-- Outboxes written in the transaction of a deal's action, drained by the app's worker loop as the
+-- system: a partner or an admin may queue a notification about a deal they take part in (the worker
+-- finds the recipient and writes the email: the partner never reads the customer's address), and an
+-- admin may queue an event for the CRM. Public quote requests are created by the app's use case as the
+-- system (reason "intake"), after its checks and rate limit: the public writes no deal table directly.
 
-create or replace function public.submit_deal_request(
-  p_name text, p_properties jsonb, p_settings jsonb, p_lines jsonb, p_parameters jsonb, p_calculations jsonb,
-  p_totals jsonb, p_total_ht bigint, p_service_date date, p_guests integer, p_event_type text,
-  p_firstname text, p_lastname text, p_email text, p_phone text, p_service_address text
-) returns table (id bigint, token text)
-language plpgsql security definer set search_path = '' as $$
-declare
-  customer uuid := case when public.current_user_type() = 'Customer' then (select auth.uid()) end;
-  created bigint;
-  created_token text;
-begin
-  perform set_config('app.deal_action', 'request', true);
-  insert into public.deals (name, status, properties, settings, lines, parameters, calculations, totals, total_ht,
-                            service_date, guests, event_type, customer_id)
-  values (p_name, 'start', p_properties, p_settings, p_lines, p_parameters, p_calculations, p_totals, p_total_ht,
-          p_service_date, p_guests, p_event_type, customer)
-  returning deals.id, deals.token into created, created_token;
-  insert into public.deal_contacts (deal_id, firstname, lastname, email, phone, service_address, search_text)
-  values (created, p_firstname, p_lastname, lower(p_email), p_phone, p_service_address,
-          lower(concat_ws(' ', created, p_name, p_firstname, p_lastname, p_email, p_phone)));
-  return query select created, created_token;
-end $$;
-revoke execute on function public.submit_deal_request(text, jsonb, jsonb, jsonb, jsonb, jsonb, jsonb, bigint, date,
-  integer, text, text, text, text, text, text) from public;
-grant execute on function public.submit_deal_request(text, jsonb, jsonb, jsonb, jsonb, jsonb, jsonb, bigint, date,
-  integer, text, text, text, text, text, text) to anon, authenticated, service_role;
+create table public.deal_notifications (
+  id bigint generated always as identity primary key,
+  created_at timestamptz not null default now(),
+  deal_id bigint not null references public.deals (id) on delete cascade,
+  kind text not null check (kind in ('new_deal_partner', 'quote_ready', 'quote_updated')),
+  status text not null default 'pending' check (status in ('pending', 'done', 'failed')),
+  attempts integer not null default 0,
+  next_attempt_at timestamptz not null default now(),
+  processed_at timestamptz,
+  last_error text
+);
+create index deal_notifications_pending_idx on public.deal_notifications (next_attempt_at) where status = 'pending';
+alter table public.deal_notifications enable row level security;
+create policy "Admins and the deal's partner can queue its notifications" on public.deal_notifications
+  for insert to authenticated
+  with check (status = 'pending' and attempts = 0 and ((select public.is_admin()) or (select public.is_deal_partner(deal_id))));
+grant insert (deal_id, kind) on public.deal_notifications to authenticated;
+grant select, insert, update, delete on public.deal_notifications to service_role;
+
+create table public.crm_outbox (
+  id bigint generated always as identity primary key,
+  created_at timestamptz not null default now(),
+  deal_id bigint references public.deals (id) on delete set null,
+  event text not null check (event in ('deal_accepted')),
+  payload jsonb not null default '{}',
+  status text not null default 'pending' check (status in ('pending', 'sent', 'failed', 'skipped')),
+  attempts integer not null default 0,
+  next_attempt_at timestamptz not null default now(),
+  sent_at timestamptz,
+  last_error text
+);
+create index crm_outbox_pending_idx on public.crm_outbox (next_attempt_at) where status = 'pending';
+alter table public.crm_outbox enable row level security;
+create policy "Admins can queue CRM events" on public.crm_outbox for insert to authenticated
+  with check ((select public.is_admin()) and status = 'pending' and attempts = 0);
+grant insert (deal_id, event, payload) on public.crm_outbox to authenticated;
+grant select, insert, update, delete on public.crm_outbox to service_role;
+grant usage on all sequences in schema public to authenticated;

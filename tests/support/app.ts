@@ -1,6 +1,7 @@
 // In-process test app: one migrated, seeded database per test process (PGlite in memory, or the
 // PostgreSQL database named by TEST_DATABASE_URL that scripts/test.ts creates and drops), and a
 // small cookie-keeping client that calls the Hono app without a network.
+import { memoryStorage } from "../../lib/storage/storage.ts";
 import { loadConfig } from "../../lib/config.ts";
 import type { Database } from "../../lib/db/database.ts";
 import { openPglite } from "../../lib/db/pglite.ts";
@@ -35,7 +36,13 @@ export function testEnv(): Promise<TestEnv> {
     const config = loadConfig((name) => ({ APP_ENV: "test", APP_URL: ORIGIN })[name]);
     const logger = createLogger(db, { quiet: true });
     // Background work waits for settle(): tests see the state between the answer and the work.
-    const deps: Deps = { config, db, logger, background: createBackground(logger, { manual: true }) };
+    const deps: Deps = {
+      config,
+      db,
+      logger,
+      background: createBackground(logger, { manual: true }),
+      storage: memoryStorage(),
+    };
     const app = await createApp(deps);
     return { db, deps, app, settle: () => deps.background.settle() };
   })();

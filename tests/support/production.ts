@@ -1,4 +1,5 @@
 // An app configured as in production (https APP_URL, secure cookies) over the shared test database.
+import { memoryStorage } from "../../lib/storage/storage.ts";
 import type { Hono } from "hono";
 import type { Database } from "../../lib/db/database.ts";
 import { loadConfig } from "../../lib/config.ts";
@@ -15,5 +16,5 @@ export function productionApp(db: Database, origin: string): Promise<Hono<AppEnv
   };
   const config = loadConfig((name) => env[name]);
   const logger = createLogger(db, { quiet: true });
-  return createApp({ config, db, logger, background: createBackground(logger) });
+  return createApp({ config, db, logger, background: createBackground(logger), storage: memoryStorage() });
 }

@@ -1,0 +1,210 @@
+// The deal as the API answers it (spec 001 §3, 000 §3): euros for amounts, unix seconds for dates,
+// and only what the caller's role may see. A partner receives the customer's email, phone, company,
+// address and the precise service address only when the matching flag is on: the database already
+// masked them (partner_deal_contact), and this shape never adds them back.
+import type { CompanyCard, ContactRow, DealRow, PhotoRow } from "./store.ts";
+import {
+  ADMIN_SETTING_KEYS,
+  type AdminSettings,
+  type DealSettings,
+  type DealStatus,
+  DEFAULT_ADMIN_SETTINGS,
+  DEFAULT_SETTINGS,
+  refusalBanner,
+  STATUS_LABELS,
+} from "./rules.ts";
+import { centsToEuros } from "./money.ts";
+import { withVat } from "./pricing.ts";
+import { mapIframe } from "./map.ts";
+
+export type Viewer = "Admin" | "Company" | "Customer";
+
+export interface LinePayload {
+  label: string;
+  qty: number;
+  unitCost: number;
+  totalCost: number;
+  totalCostVat: number;
+}
+
+export interface TotalsPayload {
+  totalCost: number;
+  managementFee: number;
+  projectManagement: number;
+  totalInvoiceByPartner: number;
+  vatAmount: number;
+  totalTTC: number;
+  fixedCommission: number;
+  pricePerPerson: number;
+  averageCocktailPrice: number;
+}
+
+export interface CustomerPayload {
+  firstname: string | null;
+  lastname: string | null;
+  email: string | null;
+  phone: string | null;
+  name: string | null;
+  siren: string | null;
+  address1: string | null;
+  address2: string | null;
+  zipcode: string | null;
+  city: string | null;
+}
+
+export interface PhotoPayload {
+  id: string;
+  url: string;
+  thumbUrl: string;
+}
+
+export interface DealPayload {
+  id: number;
+  name: string;
+  token: string;
+  status: DealStatus;
+  statusLabel: string;
+  hubspotId: string | null;
+  refusalReason: string | null;
+  refusalBanner: string | null;
+  adminComments: string;
+  lines: LinePayload[];
+  settings: DealSettings;
+  choices: { cocktails: string[] };
+  adminSettings: AdminSettings;
+  adminDescription: string;
+  description: string;
+  /** The map, rendered by the server from its checked URL (never HTML someone typed). */
+  map: string;
+  mapUrl: string | null;
+  photos: string[];
+  photoItems: PhotoPayload[];
+  customField1: string;
+  customField2: string;
+  parameters: { vat: number; commissionRate: number };
+  properties: Record<string, unknown>;
+  calculations: { nbCocktails: number; officialStaffCount: number };
+  totals: TotalsPayload;
+  depositPaidAt: number | null;
+  depositAmount: number | null;
+  paidAt: number | null;
+  totalAmountPaid: number | null;
+  /** The customer's account (masked for a partner), or null when no customer is linked. */
+  customer: CustomerPayload | null;
+  company: { id: string; name: string; email: string; city: string | null } | null;
+  /** The contact the request gave (masked for a partner). */
+  firstname: string;
+  lastname: string;
+  email: string | null;
+  phone: string | null;
+  createdAt: number;
+  editedAt: number | null;
+}
+
+const unix = (date: Date | null) => (date ? Math.floor(date.getTime() / 1000) : null);
+const euros = (cents: number | null | undefined) => (cents == null ? null : centsToEuros(cents));
+
+export function settingsOf(stored: Partial<DealSettings>): DealSettings {
+  return { ...DEFAULT_SETTINGS, ...stored, customCocktails: stored.customCocktails ?? [] };
+}
+
+export function adminSettingsOf(stored: Partial<AdminSettings>): AdminSettings {
+  const settings = { ...DEFAULT_ADMIN_SETTINGS };
+  for (const key of ADMIN_SETTING_KEYS) settings[key] = stored[key] === true;
+  return settings;
+}
+
+export function dealPayload(
+  viewer: Viewer,
+  deal: DealRow,
+  contact: ContactRow | null,
+  company: CompanyCard | null,
+  photos: PhotoRow[],
+  photoUrl: (dealId: number, fileName: string, thumb: boolean) => string,
+): DealPayload {
+  const vat = deal.parameters.vat ?? 20;
+  const totals = deal.totals;
+  const properties = { ...deal.properties };
+  // The precise address lives with the contact: present only when the viewer may see it.
+  if (contact?.serviceAddress) properties.adresse_precise = contact.serviceAddress;
+  else delete properties.adresse_precise;
+  const customer: CustomerPayload | null = deal.customerId && contact
+    ? {
+      firstname: contact.customerFirstname,
+      lastname: contact.customerLastname,
+      email: contact.customerEmail,
+      phone: contact.customerPhone,
+      name: contact.customerCompany,
+      siren: contact.customerSiren,
+      address1: contact.customerAddress1,
+      address2: contact.customerAddress2,
+      zipcode: contact.customerZipcode,
+      city: contact.customerCity,
+    }
+    : null;
+  const photoItems = photos.map((p) => ({
+    id: p.id,
+    url: photoUrl(deal.id, p.fileName, false),
+    thumbUrl: photoUrl(deal.id, p.fileName, true),
+  }));
+  return {
+    id: deal.id,
+    name: deal.name,
+    token: deal.token,
+    status: deal.status,
+    statusLabel: STATUS_LABELS[deal.status],
+    hubspotId: viewer === "Admin" ? deal.hubspotId : null,
+    refusalReason: deal.refusalReason,
+    refusalBanner: refusalBanner(deal.status, deal.refusalReason),
+    adminComments: viewer === "Customer" ? "" : deal.adminComments,
+    lines: deal.lines.map((line) => ({
+      label: line.label,
+      qty: line.qty,
+      unitCost: centsToEuros(line.unitCost),
+      totalCost: centsToEuros(line.totalCost),
+      totalCostVat: centsToEuros(withVat(line.totalCost, vat)),
+    })),
+    settings: settingsOf(deal.settings),
+    choices: { cocktails: deal.choices.cocktails ?? [] },
+    adminSettings: adminSettingsOf(deal.adminSettings),
+    adminDescription: deal.adminDescription,
+    description: deal.description,
+    map: deal.mapUrl ? mapIframe(deal.mapUrl) : "",
+    mapUrl: deal.mapUrl,
+    photos: photoItems.map((p) => p.url),
+    photoItems,
+    customField1: deal.customField1,
+    customField2: deal.customField2,
+    parameters: { vat, commissionRate: deal.parameters.commissionRate ?? 0 },
+    properties,
+    calculations: {
+      nbCocktails: deal.calculations.nbCocktails ?? 0,
+      officialStaffCount: deal.calculations.officialStaffCount ?? 0,
+    },
+    totals: {
+      totalCost: centsToEuros(totals.totalCost ?? 0),
+      managementFee: centsToEuros(totals.managementFee ?? 0),
+      projectManagement: centsToEuros(totals.projectManagement ?? 0),
+      totalInvoiceByPartner: centsToEuros(totals.totalInvoiceByPartner ?? 0),
+      vatAmount: centsToEuros(totals.vatAmount ?? 0),
+      totalTTC: centsToEuros(totals.totalTTC ?? 0),
+      fixedCommission: viewer === "Customer" ? 0 : centsToEuros(totals.fixedCommission ?? 0),
+      pricePerPerson: centsToEuros(totals.pricePerPerson ?? 0),
+      averageCocktailPrice: centsToEuros(totals.averageCocktailPrice ?? 0),
+    },
+    depositPaidAt: unix(deal.depositPaidAt),
+    depositAmount: euros(deal.depositAmount),
+    paidAt: unix(deal.paidAt),
+    totalAmountPaid: euros(deal.totalAmountPaid),
+    customer,
+    company: company
+      ? { id: company.id, name: company.name, email: company.email, city: company.city }
+      : null,
+    firstname: contact?.firstname ?? "",
+    lastname: contact?.lastname ?? "",
+    email: contact?.email ?? null,
+    phone: contact?.phone ?? null,
+    createdAt: unix(deal.createdAt)!,
+    editedAt: unix(deal.editedAt),
+  };
+}

@@ -1,0 +1,411 @@
+// SQL of the deals capability. Every function takes the use case's transaction: RLS decides which
+// deals are visible, the guard trigger which columns a role may change, partner_deal_contact() which
+// customer details a partner receives.
+import type { Tx } from "../db/database.ts";
+import { AppError } from "../errors.ts";
+import type { AdminSettings, DealSettings, DealStatus } from "./rules.ts";
+import { DEAL_MESSAGES } from "./rules.ts";
+import type { QuoteTotals } from "./pricing.ts";
+
+/** A stored line: amounts in cents. */
+export interface StoredLine {
+  label: string;
+  qty: number;
+  unitCost: number;
+  totalCost: number;
+}
+
+export interface DealRow {
+  id: number;
+  token: string;
+  name: string;
+  status: DealStatus;
+  hubspotId: string | null;
+  refusalReason: string | null;
+  adminComments: string;
+  lines: StoredLine[];
+  settings: Partial<DealSettings>;
+  adminSettings: Partial<AdminSettings>;
+  choices: { cocktails?: string[] };
+  adminDescription: string;
+  description: string;
+  mapUrl: string | null;
+  customField1: string;
+  customField2: string;
+  parameters: { vat?: number; commissionRate?: number };
+  properties: Record<string, unknown>;
+  calculations: { nbCocktails?: number; officialStaffCount?: number };
+  totals: Partial<QuoteTotals>;
+  totalHt: number;
+  serviceDate: string | null;
+  guests: number | null;
+  eventType: string | null;
+  depositPaidAt: Date | null;
+  depositAmount: number | null;
+  paidAt: Date | null;
+  totalAmountPaid: number | null;
+  customerId: string | null;
+  companyId: string | null;
+  createdAt: Date;
+  editedAt: Date | null;
+}
+
+export const DEAL_COLUMNS =
+  `d.id, d.token, d.name, d.status, d.hubspot_id as "hubspotId", d.refusal_reason as "refusalReason",
+  d.admin_comments as "adminComments", d.lines, d.settings, d.admin_settings as "adminSettings", d.choices,
+  d.admin_description as "adminDescription", d.description, d.map_url as "mapUrl",
+  d.custom_field_1 as "customField1", d.custom_field_2 as "customField2", d.parameters, d.properties,
+  d.calculations, d.totals, d.total_ht as "totalHt", d.service_date as "serviceDate", d.guests,
+  d.event_type as "eventType", d.deposit_paid_at as "depositPaidAt", d.deposit_amount as "depositAmount",
+  d.paid_at as "paidAt", d.total_amount_paid as "totalAmountPaid", d.customer_id as "customerId",
+  d.company_id as "companyId", d.created_at as "createdAt", d.edited_at as "editedAt"`;
+
+/** The deal as the caller may see it (RLS), optionally locked for the rest of the transaction. */
+export async function findDeal(tx: Tx, id: number, options: { lock?: boolean } = {}): Promise<DealRow> {
+  const [row] = await tx.query<DealRow>(
+    `select ${DEAL_COLUMNS} from public.deals d where d.id = $1${options.lock ? " for update" : ""}`,
+    [id],
+  );
+  if (!row) throw new AppError("not_found", DEAL_MESSAGES.notFound);
+  return row;
+}
+
+export interface ContactRow {
+  firstname: string;
+  lastname: string;
+  email: string | null;
+  phone: string | null;
+  serviceAddress: string | null;
+  customerFirstname: string | null;
+  customerLastname: string | null;
+  customerEmail: string | null;
+  customerPhone: string | null;
+  customerCompany: string | null;
+  customerSiren: string | null;
+  customerAddress1: string | null;
+  customerAddress2: string | null;
+  customerZipcode: string | null;
+  customerCity: string | null;
+}
+
+const CONTACT_COLUMNS = `firstname, lastname, email, phone, service_address as "serviceAddress",
+  customer_firstname as "customerFirstname", customer_lastname as "customerLastname",
+  customer_email as "customerEmail", customer_phone as "customerPhone", customer_company as "customerCompany",
+  customer_siren as "customerSiren", customer_address1 as "customerAddress1", customer_address2 as "customerAddress2",
+  customer_zipcode as "customerZipcode", customer_city as "customerCity"`;
+
+/** For admins and the deal's partner: the contact, masked by the deal's flags for a partner. */
+export async function partnerContact(tx: Tx, id: number): Promise<ContactRow | null> {
+  const [row] = await tx.query<ContactRow>(`select ${CONTACT_COLUMNS} from public.partner_deal_contact($1)`, [
+    id,
+  ]);
+  return row ?? null;
+}
+
+/** For the deal's customer: their own request's contact and account, unmasked. */
+export async function customerContact(tx: Tx, id: number): Promise<ContactRow | null> {
+  const [row] = await tx.query<ContactRow>(
+    `select c.firstname, c.lastname, c.email, c.phone, c.service_address as "serviceAddress",
+       u.firstname as "customerFirstname", u.lastname as "customerLastname", u.email as "customerEmail",
+       u.phone as "customerPhone", u.name as "customerCompany", u.siren as "customerSiren",
+       u.address1 as "customerAddress1", u.address2 as "customerAddress2", u.zipcode as "customerZipcode",
+       u.city as "customerCity"
+     from public.deal_contacts c join public.deals d on d.id = c.deal_id
+     left join public.users u on u.id = d.customer_id
+     where c.deal_id = $1`,
+    [id],
+  );
+  return row ?? null;
+}
+
+export interface CompanyCard {
+  id: string;
+  name: string;
+  email: string;
+  city: string | null;
+  vatExemption: boolean;
+}
+
+export async function companyCard(tx: Tx, companyId: string | null): Promise<CompanyCard | null> {
+  if (!companyId) return null;
+  const [row] = await tx<CompanyCard>`
+    select id, name, email, city, vat_exemption as "vatExemption" from public.deal_company(${companyId})`;
+  return row ?? null;
+}
+
+export interface PhotoRow {
+  id: string;
+  fileName: string;
+  position: number;
+}
+
+export function listPhotos(tx: Tx, dealId: number): Promise<PhotoRow[]> {
+  return tx<PhotoRow>`select id, file_name as "fileName", position from public.deal_photos
+                      where deal_id = ${dealId} order by position, created_at`;
+}
+
+export interface StatusChange {
+  fromStatus: DealStatus | null;
+  toStatus: DealStatus;
+  action: string;
+  actorRole: string;
+  actorName: string | null;
+  impersonated: boolean;
+  reason: string | null;
+  createdAt: Date;
+}
+
+export function statusHistory(tx: Tx, dealId: number): Promise<StatusChange[]> {
+  return tx<StatusChange>`
+    select h.from_status as "fromStatus", h.to_status as "toStatus", h.action, h.actor_role as "actorRole",
+           nullif(trim(coalesce(u.firstname, '') || ' ' || coalesce(u.lastname, '')), '') as "actorName",
+           h.impersonator_id is not null as impersonated, h.reason, h.created_at as "createdAt"
+    from public.deal_status_changes h
+    left join lateral (select firstname, lastname from public.users where id = h.actor_id) u on true
+    where h.deal_id = ${dealId} order by h.created_at, h.id`;
+}
+
+export type NotificationKind = "new_deal_partner" | "quote_ready" | "quote_updated";
+
+/** Queues an email about the deal; the worker finds its recipient (lib/deals/notifications.ts). */
+export async function queueNotification(tx: Tx, dealId: number, kind: NotificationKind): Promise<void> {
+  await tx`insert into public.deal_notifications (deal_id, kind) values (${dealId}, ${kind})`;
+}
+
+/** Names the action for the status history the trigger writes in this transaction. */
+export async function nameAction(tx: Tx, action: string): Promise<void> {
+  await tx`select set_config('app.deal_action', ${action}, true)`;
+}
+
+/** The columns a use case may write, by the name it uses. */
+const WRITABLE = {
+  name: "name",
+  status: "status",
+  hubspotId: "hubspot_id",
+  refusalReason: "refusal_reason",
+  adminComments: "admin_comments",
+  lines: "lines",
+  settings: "settings",
+  adminSettings: "admin_settings",
+  choices: "choices",
+  adminDescription: "admin_description",
+  description: "description",
+  mapUrl: "map_url",
+  customField1: "custom_field_1",
+  customField2: "custom_field_2",
+  parameters: "parameters",
+  properties: "properties",
+  calculations: "calculations",
+  totals: "totals",
+  totalHt: "total_ht",
+  serviceDate: "service_date",
+  guests: "guests",
+  eventType: "event_type",
+  depositPaidAt: "deposit_paid_at",
+  depositAmount: "deposit_amount",
+  paidAt: "paid_at",
+  totalAmountPaid: "total_amount_paid",
+  customerId: "customer_id",
+  companyId: "company_id",
+  editedAt: "edited_at",
+} as const;
+
+export type DealChanges = Partial<Record<keyof typeof WRITABLE, unknown>>;
+
+const JSON_COLUMNS = new Set([
+  "lines",
+  "settings",
+  "adminSettings",
+  "choices",
+  "parameters",
+  "properties",
+  "calculations",
+  "totals",
+]);
+
+export async function writeDeal(tx: Tx, id: number, changes: DealChanges): Promise<void> {
+  const fields = Object.keys(changes) as (keyof typeof WRITABLE)[];
+  if (fields.length === 0) return;
+  const sets = fields.map((f, i) => `${WRITABLE[f]} = $${i + 2}${JSON_COLUMNS.has(f) ? "::jsonb" : ""}`);
+  const values = fields.map((f) => (JSON_COLUMNS.has(f) ? JSON.stringify(changes[f]) : changes[f]));
+  const rows = await tx.query(`update public.deals set ${sets.join(", ")} where id = $1 returning id`, [
+    id,
+    ...values,
+  ]);
+  if (rows.length === 0) throw new AppError("not_found", DEAL_MESSAGES.notFound);
+}
+
+export async function updateContact(tx: Tx, id: number, changes: { serviceAddress?: string }): Promise<void> {
+  if (changes.serviceAddress === undefined) return;
+  await tx`update public.deal_contacts set service_address = ${changes.serviceAddress} where deal_id = ${id}`;
+}
+
+/** Keeps the admin list's search text in step with the deal's name, contact and partner. */
+export async function refreshSearchText(tx: Tx, id: number): Promise<void> {
+  await tx`
+    update public.deal_contacts c set search_text = lower(concat_ws(' ', d.id, d.name, c.firstname, c.lastname,
+      c.email, c.phone, p.name, p.email, p.firstname, p.lastname))
+    from public.deals d left join public.users p on p.id = d.company_id
+    where d.id = c.deal_id and d.id = ${id}`;
+}
+
+export async function deleteDeal(tx: Tx, id: number): Promise<void> {
+  const rows = await tx`delete from public.deals where id = ${id} returning id`;
+  if (rows.length === 0) throw new AppError("not_found", DEAL_MESSAGES.notFound);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Lists.
+
+export interface DealListItem {
+  id: number;
+  token: string;
+  name: string;
+  hubspotId: string | null;
+  status: DealStatus;
+  serviceDate: string | null;
+  guests: number | null;
+  eventType: string | null;
+  totalHt: number;
+  createdAt: Date;
+  customerName: string;
+  companyId: string | null;
+  companyName: string | null;
+  depositAmount: number | null;
+  totalAmountPaid: number | null;
+}
+
+export interface AdminListQuery {
+  search: string;
+  from: string | null;
+  to: string | null;
+  page: number;
+  perPage: number;
+  sort: "createdAt" | "serviceDate" | "totalHt" | "id";
+  direction: "asc" | "desc";
+}
+
+const SORT_COLUMNS: Record<AdminListQuery["sort"], string> = {
+  createdAt: "d.created_at",
+  serviceDate: "d.service_date",
+  totalHt: "d.total_ht",
+  id: "d.id",
+};
+
+/** One page of every deal (admins), with the total count, searched on the pre-computed text. */
+export async function listAllDeals(
+  tx: Tx,
+  query: AdminListQuery,
+): Promise<{ items: DealListItem[]; total: number }> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (query.search) {
+    params.push(`%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    where.push(`c.search_text like $${params.length}`);
+  }
+  if (query.from) {
+    params.push(query.from);
+    where.push(`d.created_at >= $${params.length}::date`);
+  }
+  if (query.to) {
+    params.push(query.to);
+    where.push(`d.created_at < $${params.length}::date + 1`);
+  }
+  const filter = where.length ? `where ${where.join(" and ")}` : "";
+  const order = `${SORT_COLUMNS[query.sort]} ${query.direction} nulls last, d.id ${query.direction}`;
+  params.push(query.perPage, (query.page - 1) * query.perPage);
+  const rows = await tx.query<DealListItem & { total: number }>(
+    `select d.id, d.token, d.name, d.hubspot_id as "hubspotId", d.status, d.service_date as "serviceDate", d.guests,
+       d.event_type as "eventType", d.total_ht as "totalHt", d.created_at as "createdAt",
+       trim(c.firstname || ' ' || c.lastname) as "customerName", d.company_id as "companyId",
+       coalesce(p.name, nullif(trim(p.firstname || ' ' || p.lastname), '')) as "companyName",
+       d.deposit_amount as "depositAmount", d.total_amount_paid as "totalAmountPaid",
+       count(*) over () as total
+     from public.deals d join public.deal_contacts c on c.deal_id = d.id
+     left join public.users p on p.id = d.company_id
+     ${filter} order by ${order} limit $${params.length - 1} offset $${params.length}`,
+    params,
+  );
+  let total = rows[0]?.total ?? 0;
+  if (rows.length === 0 && query.page > 1) {
+    const [count] = await tx.query<{ total: number }>(
+      `select count(*)::int as total from public.deals d join public.deal_contacts c on c.deal_id = d.id ${filter}`,
+      params.slice(0, -2),
+    );
+    total = count.total;
+  }
+  return { items: rows.map(({ total: _t, ...item }) => item), total };
+}
+
+/** The deals RLS shows the caller, newest first: a partner's company's, or a customer's own. */
+export function listVisibleDeals(tx: Tx, limit = 500): Promise<DealListItem[]> {
+  return tx<DealListItem>`
+    select d.id, d.token, d.name, d.hubspot_id as "hubspotId", d.status, d.service_date as "serviceDate", d.guests,
+      d.event_type as "eventType", d.total_ht as "totalHt", d.created_at as "createdAt",
+      coalesce(nullif(trim(pc.firstname || ' ' || pc.lastname), ''), '') as "customerName",
+      d.company_id as "companyId", co.name as "companyName",
+      d.deposit_amount as "depositAmount", d.total_amount_paid as "totalAmountPaid"
+    from public.deals d
+    left join lateral (select firstname, lastname from public.partner_deal_contact(d.id)) pc on true
+    left join lateral (select name from public.deal_company(d.company_id)) co on true
+    order by d.created_at desc, d.id desc limit ${limit}`;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Settings (global, admins write) and per-user settings records (a partner's own, or an admin).
+
+export async function readSetting<T>(tx: Tx, key: string): Promise<{ value: T; type: string } | null> {
+  const [row] = await tx<
+    { value: T; type: string }
+  >`select value, type from public.settings where key = ${key}`;
+  return row ?? null;
+}
+
+export async function writeSetting(tx: Tx, key: string, value: unknown, type: string, userId: string | null) {
+  await tx`insert into public.settings (key, value, type, updated_by) values (${key}, ${
+    JSON.stringify(value)
+  }::jsonb, ${type}, ${userId})
+           on conflict (key) do update set value = excluded.value, type = excluded.type, updated_at = now(),
+             updated_by = excluded.updated_by`;
+}
+
+export async function readCompanySetting<T>(
+  tx: Tx,
+  userId: string,
+  name: string,
+): Promise<{ value: T; type: string } | null> {
+  const [row] = await tx<{ value: T; type: string }>`
+    select value, type from public.company_settings where user_id = ${userId} and name = ${name}`;
+  return row ?? null;
+}
+
+export async function writeCompanySetting(
+  tx: Tx,
+  userId: string,
+  name: string,
+  value: unknown,
+  type: string,
+) {
+  await tx`insert into public.company_settings (user_id, name, value, type)
+           values (${userId}, ${name}, ${JSON.stringify(value)}::jsonb, ${type})
+           on conflict (user_id, name) do update set value = excluded.value, type = excluded.type, updated_at = now()`;
+}
+
+export interface CompanyListItem {
+  id: string;
+  name: string;
+  email: string;
+  city: string | null;
+}
+
+/** Partner companies (admins: RLS shows other accounts to admins only). */
+export function listCompanies(tx: Tx): Promise<CompanyListItem[]> {
+  return tx<CompanyListItem>`
+    select id, coalesce(name, trim(firstname || ' ' || lastname)) as name, email, city
+    from public.users where type = 'Company' and anonymized_at is null order by name`;
+}
+
+export async function isCompany(tx: Tx, id: string): Promise<boolean> {
+  return (await tx`select 1 from public.users where id = ${id} and type = 'Company' and anonymized_at is null`)
+    .length > 0;
+}

@@ -1,0 +1,98 @@
+// The deals API (spec 001 §7), mounted at /api/deal. The public quote request is registered before
+// the guard on purpose; everything after it needs a signed-in user, and each use case checks the role
+// (RLS and the guard trigger check again).
+import { Hono } from "hono";
+import { type AppEnv, clientOf, idParam, readBody, success } from "../lib/http/context.ts";
+import { requireUser } from "../lib/http/guards.ts";
+import {
+  acceptDeal,
+  checkCocktailList,
+  dealHistory,
+  getDeal,
+  listDealsForAdmin,
+  listOwnDeals,
+  recordManualPayment,
+  refuseDeal,
+  removeDeal,
+  requestQuote,
+  resetChoices,
+  sendToPartner,
+  updateDeal,
+  validateAvailability,
+} from "../lib/deals/actions.ts";
+import { DEAL_MESSAGES } from "../lib/deals/rules.ts";
+
+const NOT_FOUND = DEAL_MESSAGES.notFound;
+
+export const dealsApiRoutes = new Hono<AppEnv>()
+  .post("/request", async (c) => {
+    const result = await requestQuote(c.var.deps, c.var.actor, clientOf(c), await readBody(c));
+    return success(c, result);
+  })
+  .use(requireUser("api"))
+  .get("/index", async (c) => {
+    const actor = c.var.actor;
+    if (actor.kind === "user" && actor.user.type === "Admin") {
+      return success(c, await listDealsForAdmin(c.var.deps, actor, c.req.query()));
+    }
+    return success(c, await listOwnDeals(c.var.deps, actor));
+  })
+  .get(
+    "/get/:id",
+    async (c) => success(c, await getDeal(c.var.deps, c.var.actor, idParam(c, "id", NOT_FOUND))),
+  )
+  .get(
+    "/:id/history",
+    async (c) => success(c, await dealHistory(c.var.deps, c.var.actor, idParam(c, "id", NOT_FOUND))),
+  )
+  .get(
+    "/:id/cocktail-validation",
+    async (c) => success(c, await checkCocktailList(c.var.deps, c.var.actor, idParam(c, "id", NOT_FOUND))),
+  )
+  .patch("/:id", async (c) => {
+    const { deal, message } = await updateDeal(
+      c.var.deps,
+      c.var.actor,
+      idParam(c, "id", NOT_FOUND),
+      await readBody(c),
+    );
+    return success(c, deal, message);
+  })
+  .delete("/:id", async (c) => {
+    await removeDeal(c.var.deps, c.var.actor, idParam(c, "id", NOT_FOUND));
+    return success(c, null);
+  })
+  .post("/:id/send-to-partner", async (c) => {
+    const { deal, message } = await sendToPartner(c.var.deps, c.var.actor, idParam(c, "id", NOT_FOUND));
+    return success(c, deal, message);
+  })
+  .post("/:id/validate-availability", async (c) => {
+    const { deal, message } = await validateAvailability(
+      c.var.deps,
+      c.var.actor,
+      idParam(c, "id", NOT_FOUND),
+    );
+    return success(c, deal, message);
+  })
+  .post("/:id/accept", async (c) => {
+    const { deal, message } = await acceptDeal(c.var.deps, c.var.actor, idParam(c, "id", NOT_FOUND));
+    return success(c, deal, message);
+  })
+  .post("/:id/payments", async (c) => {
+    const id = idParam(c, "id", NOT_FOUND);
+    const { deal, message } = await recordManualPayment(c.var.deps, c.var.actor, id, await readBody(c));
+    return success(c, deal, message);
+  })
+  .post("/:id/refuse", async (c) => {
+    const { deal, message } = await refuseDeal(
+      c.var.deps,
+      c.var.actor,
+      idParam(c, "id", NOT_FOUND),
+      await readBody(c),
+    );
+    return success(c, deal, message);
+  })
+  .post("/:id/reset-choices", async (c) => {
+    const { deal, message } = await resetChoices(c.var.deps, c.var.actor, idParam(c, "id", NOT_FOUND));
+    return success(c, deal, message);
+  });
