@@ -11,6 +11,7 @@ import { startWorker } from "./lib/jobs/worker.ts";
 import { outboxQueues } from "./lib/jobs/queues.ts";
 import { getManifest } from "./lib/islands/manifest.ts";
 import { openStorage } from "./lib/storage/open.ts";
+import { openPaymentProvider } from "./lib/payments/open.ts";
 import { createApp } from "./routes/_app.tsx";
 
 export async function start() {

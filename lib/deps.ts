@@ -4,6 +4,7 @@ import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import type { Logger } from "./log/logger.ts";
 import type { Storage } from "./storage/storage.ts";
+import type { PaymentProvider } from "./payments/provider.ts";
 
 export interface Deps {
   config: Config;
@@ -11,6 +12,8 @@ export interface Deps {
   logger: Logger;
   background: Background;
   storage: Storage;
+  /** The card payment provider, or null when payments cannot run (production without Stripe keys). */
+  payments?: PaymentProvider | null;
 }
 
 /** Work started after the answer has left (so that its duration reveals nothing to the caller).

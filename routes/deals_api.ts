@@ -11,7 +11,6 @@ import {
   getDeal,
   listDealsForAdmin,
   listOwnDeals,
-  recordManualPayment,
   refuseDeal,
   removeDeal,
   requestQuote,
@@ -21,6 +20,7 @@ import {
   validateAvailability,
 } from "../lib/deals/actions.ts";
 import { DEAL_MESSAGES } from "../lib/deals/rules.ts";
+import { recordManualPayment } from "../lib/payments/actions.ts";
 
 const NOT_FOUND = DEAL_MESSAGES.notFound;
 
@@ -80,8 +80,8 @@ export const dealsApiRoutes = new Hono<AppEnv>()
   })
   .post("/:id/payments", async (c) => {
     const id = idParam(c, "id", NOT_FOUND);
-    const { deal, message } = await recordManualPayment(c.var.deps, c.var.actor, id, await readBody(c));
-    return success(c, deal, message);
+    const { message } = await recordManualPayment(c.var.deps, c.var.actor, id, await readBody(c));
+    return success(c, await getDeal(c.var.deps, c.var.actor, id), message);
   })
   .post("/:id/refuse", async (c) => {
     const { deal, message } = await refuseDeal(

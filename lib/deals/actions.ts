@@ -61,7 +61,6 @@ import {
   type DealPatch,
   dealPatchSchema,
   listQuerySchema,
-  manualPaymentSchema,
   type QuoteRequestInput,
   quoteRequestSchema,
   refusalSchema,
@@ -631,40 +630,6 @@ export async function acceptDeal(deps: Deps, actor: Actor, id: number): Promise<
   });
   await deps.logger.info("deals", "Devis marqué comme accepté", { dealId: id, adminId: admin.user.id });
   return { deal, message: DEAL_MESSAGES.accepted };
-}
-
-/** Manual payments ('Marquer l'acompte payé', 'Marquer le solde payé', 'Marquer le paiement intégral'). */
-export async function recordManualPayment(
-  deps: Deps,
-  actor: Actor,
-  id: number,
-  body: unknown,
-): Promise<UpdateResult> {
-  const { actor: admin } = requireRole(actor, ["Admin"]);
-  const { kind, amount } = parseInput(manualPaymentSchema, body, DEAL_MESSAGES.amountPositive);
-  const deal = await transactionAs(deps.db, admin, async (tx) => {
-    const deal = await findDeal(tx, id, { lock: true });
-    const action = kind === "deposit" ? "pay_deposit" : kind === "balance" ? "pay_balance" : "pay_total";
-    const to = check(transition(action, { from: deal.status, role: "Admin", locked: locked(deal) }));
-    const now = new Date();
-    const changes: DealChanges = kind === "deposit"
-      ? { status: to, depositPaidAt: now, depositAmount: amount }
-      : {
-        status: to,
-        paidAt: now,
-        totalAmountPaid: (kind === "balance" ? deal.depositAmount ?? 0 : 0) + amount,
-      };
-    await nameAction(tx, `manual_${action}`);
-    await writeDeal(tx, id, changes);
-    return await readPayload(deps, tx, "Admin", id);
-  });
-  await deps.logger.info("deals", "Paiement enregistré à la main", {
-    dealId: id,
-    adminId: admin.user.id,
-    kind,
-    amount,
-  });
-  return { deal, message: statusChanged(deal.statusLabel) };
 }
 
 /** Refusal with a reason: partner → refused_partner; admin → refused_client when the reason is shown

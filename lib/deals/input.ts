@@ -164,16 +164,6 @@ export const dealPatchSchema = z.object({
 
 export type DealPatch = z.output<typeof dealPatchSchema>;
 
-export const manualPaymentSchema = z.object({
-  kind: z.enum(["deposit", "balance", "total"], { error: "Type de paiement inconnu." }),
-  amount: z.unknown().optional().transform((v) => eurosToCents(v)).pipe(
-    z.number({ error: "Le montant doit être supérieur à 0" }).int().min(
-      1,
-      "Le montant doit être supérieur à 0",
-    ).max(100_000_000, "Ce montant est trop élevé."),
-  ),
-});
-
 export const refusalSchema = z.object({
   reason: text(64).pipe(z.string().min(1, "Veuillez choisir une raison de refus.")),
 });

@@ -3,6 +3,7 @@
 // scheduler, under a lease so that one instance runs it at a time). Schedules are cron expressions,
 // read by pg_cron and by the app alike; the finest is every minute.
 import type { Deps } from "../deps.ts";
+import { reconcilePayments } from "../payments/actions.ts";
 
 export interface ScheduledJob {
   /** Unique name; pg_cron's jobname is `app:<name>`. */
@@ -27,5 +28,11 @@ export const JOBS: ScheduledJob[] = [
     description:
       "Supprime les sessions expirées, les anciennes tentatives de connexion et les compteurs de limites",
     sql: "select identity.purge_expired()",
+  },
+  {
+    name: "reconcile-payments",
+    schedule: "*/10 * * * *",
+    description: "Rattrape les paiements par carte réussis qu'aucun webhook ni retour client n'a enregistrés",
+    handler: (deps) => reconcilePayments(deps),
   },
 ];

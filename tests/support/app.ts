@@ -2,6 +2,7 @@
 // PostgreSQL database named by TEST_DATABASE_URL that scripts/test.ts creates and drops), and a
 // small cookie-keeping client that calls the Hono app without a network.
 import { memoryStorage } from "../../lib/storage/storage.ts";
+import { simulatedProvider } from "../../lib/payments/simulated.ts";
 import { loadConfig } from "../../lib/config.ts";
 import type { Database } from "../../lib/db/database.ts";
 import { openPglite } from "../../lib/db/pglite.ts";
@@ -42,6 +43,7 @@ export function testEnv(): Promise<TestEnv> {
       logger,
       background: createBackground(logger, { manual: true }),
       storage: memoryStorage(),
+      payments: simulatedProvider(db),
     };
     const app = await createApp(deps);
     return { db, deps, app, settle: () => deps.background.settle() };

@@ -1,4 +1,5 @@
 // An app configured as in production (https APP_URL, secure cookies) over the shared test database.
+import { simulatedProvider } from "../../lib/payments/simulated.ts";
 import { memoryStorage } from "../../lib/storage/storage.ts";
 import type { Hono } from "hono";
 import type { Database } from "../../lib/db/database.ts";
@@ -16,5 +17,5 @@ export function productionApp(db: Database, origin: string): Promise<Hono<AppEnv
   };
   const config = loadConfig((name) => env[name]);
   const logger = createLogger(db, { quiet: true });
-  return createApp({ config, db, logger, background: createBackground(logger), storage: memoryStorage() });
+  return createApp({ config, db, logger, background: createBackground(logger), storage: memoryStorage(), payments: simulatedProvider(db) });
 }

@@ -1,0 +1,433 @@
+// What every billing document says, pure and in cents: the quote (devis), proformas, invoices
+// (deposit, final, full), credit notes, and the platform's commission invoices to partners. The PDF and
+// the Factur-X XML are both rendered from this one shape, so they cannot disagree.
+//
+// Who issues what (written out in ARCHITECTURE.md): customer documents are issued by the platform in
+// the name and on behalf of the partner (billing mandate) — the partner is the seller, with its own
+// numbering; commission documents are issued by the platform to the partner.
+import { percentOf, percentToBasisPoints } from "../deals/money.ts";
+
+export interface Party {
+  name: string;
+  siren: string | null;
+  vatNumber: string | null;
+  address: string[];
+  email: string | null;
+  /** A business buyer: late-payment penalties and the €40 recovery fee are stated. */
+  professional: boolean;
+  /** A seller exempt from VAT (franchise en base). */
+  vatExempt: boolean;
+}
+
+export interface DocumentLine {
+  label: string;
+  qty: number;
+  /** Cents HT. */
+  unitPriceHT: number;
+  /** Percent. */
+  vatRate: number;
+  /** Cents HT. */
+  totalHT: number;
+}
+
+export interface VatLine {
+  rate: number;
+  base: number;
+  amount: number;
+}
+
+export interface Deduction {
+  label: string;
+  invoiceNumber: string;
+  totalHT: number;
+  totalVAT: number;
+  totalTTC: number;
+}
+
+export type DocumentKind =
+  | "quote"
+  | "proforma_deposit"
+  | "proforma_final"
+  | "proforma_full"
+  | "deposit"
+  | "final"
+  | "full"
+  | "credit_note"
+  | "commission_deposit"
+  | "commission_final"
+  | "commission_full"
+  | "commission_proforma_deposit"
+  | "commission_proforma_final"
+  | "commission_proforma_full";
+
+export interface BillingDocument {
+  kind: DocumentKind;
+  title: string;
+  /** Null for quotes and proformas (not invoices). */
+  number: string | null;
+  /** YYYY-MM-DD */
+  issuedAt: string;
+  seller: Party;
+  buyer: Party;
+  /** The platform, when it issues on the seller's behalf. */
+  issuedBy: Party | null;
+  reference: {
+    dealId: number;
+    dealName: string;
+    serviceDate: string | null;
+    city: string | null;
+    guests: number | null;
+  };
+  lines: DocumentLine[];
+  vat: VatLine[];
+  totalHT: number;
+  totalVAT: number;
+  totalTTC: number;
+  deductions: Deduction[];
+  /** What the document asks to pay now (0 when already paid). */
+  amountDue: number;
+  /** What was paid with this document (a payment's amount), 0 for quotes and proformas. */
+  amountPaid: number;
+  /** YYYY-MM-DD of the payment this invoice acknowledges. */
+  paidAt: string | null;
+  paymentTerms: string;
+  mentions: string[];
+  /** Free texts shown on quotes or invoices (deviseur settings), plain text. */
+  notes: string[];
+  /** A credit note's corrected invoice. */
+  relatedNumber: string | null;
+}
+
+export const TITLES: Record<DocumentKind, string> = {
+  quote: "Devis",
+  proforma_deposit: "Facture proforma d'acompte",
+  proforma_final: "Facture proforma de solde",
+  proforma_full: "Facture proforma",
+  deposit: "Facture d'acompte",
+  final: "Facture de solde",
+  full: "Facture",
+  credit_note: "Avoir",
+  commission_deposit: "Facture de commission (acompte)",
+  commission_final: "Facture de commission (solde)",
+  commission_full: "Facture de commission",
+  commission_proforma_deposit: "Facture proforma de commission (acompte)",
+  commission_proforma_final: "Facture proforma de commission (solde)",
+  commission_proforma_full: "Facture proforma de commission",
+};
+
+export const MENTIONS = {
+  vatExempt: "TVA non applicable, art. 293 B du CGI",
+  latePenalty:
+    "En cas de retard de paiement, des pénalités égales à trois fois le taux d'intérêt légal sont exigibles (art. L441-10 du Code de commerce).",
+  recoveryFee: "Indemnité forfaitaire pour frais de recouvrement en cas de retard de paiement : 40 €.",
+  noDiscount: "Pas d'escompte pour paiement anticipé.",
+  mandate: (platform: string, seller: string) =>
+    `Facture émise par ${platform}, au nom et pour le compte de ${seller} (mandat de facturation).`,
+} as const;
+
+/** The VAT of lines, per rate, rounded once per rate (as French invoices total it). */
+export function vatBreakdown(lines: Pick<DocumentLine, "vatRate" | "totalHT">[]): VatLine[] {
+  const byRate = new Map<number, number>();
+  for (const line of lines) byRate.set(line.vatRate, (byRate.get(line.vatRate) ?? 0) + line.totalHT);
+  return [...byRate.entries()].sort(([a], [b]) => b - a).map(([rate, base]) => ({
+    rate,
+    base,
+    amount: percentOf(base, percentToBasisPoints(rate)),
+  }));
+}
+
+/** A TTC amount split into HT and VAT at `rate` (HT rounded, VAT the difference, so they add up). */
+export function splitTTC(ttc: number, rate: number): { ht: number; vat: number } {
+  const ht = Math.round((ttc * 10000) / (10000 + percentToBasisPoints(rate)));
+  return { ht, vat: ttc - ht };
+}
+
+export interface QuoteSnapshot {
+  dealId: number;
+  dealName: string;
+  serviceDate: string | null;
+  city: string | null;
+  guests: number | null;
+  /** Cost lines in cents (the deal's lines). */
+  lines: { label: string; qty: number; unitCost: number; totalCost: number }[];
+  /** The 'Gestion de projet' half fee, cents HT. */
+  projectManagement: number;
+  managementFee: number;
+  fixedCommission: number;
+  vatRate: number;
+  /** Total TTC of the quote, cents. */
+  totalTTC: number;
+  depositPercentage: number;
+  hasDeposit: boolean;
+  validityDays: number;
+  commissionRate: number;
+}
+
+/** The quote's lines as billed to the customer: its cost lines plus 'Gestion de projet'. */
+export function customerLines(quote: QuoteSnapshot): DocumentLine[] {
+  const lines = quote.lines.map((l) => ({
+    label: l.label,
+    qty: l.qty,
+    unitPriceHT: l.unitCost,
+    vatRate: quote.vatRate,
+    totalHT: l.totalCost,
+  }));
+  if (quote.projectManagement > 0) {
+    lines.push({
+      label: "Gestion de projet",
+      qty: 1,
+      unitPriceHT: quote.projectManagement,
+      vatRate: quote.vatRate,
+      totalHT: quote.projectManagement,
+    });
+  }
+  return lines;
+}
+
+interface Common {
+  number: string | null;
+  issuedAt: string;
+  seller: Party;
+  buyer: Party;
+  issuedBy: Party | null;
+  quote: QuoteSnapshot;
+  notes?: string[];
+}
+
+function totalsOf(lines: DocumentLine[]) {
+  const vat = vatBreakdown(lines);
+  const totalHT = lines.reduce((s, l) => s + l.totalHT, 0);
+  const totalVAT = vat.reduce((s, v) => s + v.amount, 0);
+  return { vat, totalHT, totalVAT, totalTTC: totalHT + totalVAT };
+}
+
+function mentionsFor(seller: Party, buyer: Party, issuedBy: Party | null): string[] {
+  const mentions: string[] = [];
+  if (issuedBy) mentions.push(MENTIONS.mandate(issuedBy.name, seller.name));
+  if (seller.vatExempt) mentions.push(MENTIONS.vatExempt);
+  if (buyer.professional) mentions.push(MENTIONS.latePenalty, MENTIONS.recoveryFee);
+  mentions.push(MENTIONS.noDiscount);
+  return mentions;
+}
+
+const reference = (q: QuoteSnapshot) => ({
+  dealId: q.dealId,
+  dealName: q.dealName,
+  serviceDate: q.serviceDate,
+  city: q.city,
+  guests: q.guests,
+});
+
+const frDate = (iso: string) => iso.split("-").reverse().join("/");
+
+/** The quote (devis) of a deal. */
+export function quoteDocument(c: Common): BillingDocument {
+  const lines = customerLines(c.quote);
+  const t = totalsOf(lines);
+  const terms = c.quote.hasDeposit
+    ? `Acompte de ${c.quote.depositPercentage} % à la commande, solde avant la prestation. Devis valable ${c.quote.validityDays} jours.`
+    : `Règlement à la commande. Devis valable ${c.quote.validityDays} jours.`;
+  return {
+    kind: "quote",
+    title: TITLES.quote,
+    number: null,
+    issuedAt: c.issuedAt,
+    seller: c.seller,
+    buyer: c.buyer,
+    issuedBy: c.issuedBy,
+    reference: reference(c.quote),
+    lines,
+    ...t,
+    deductions: [],
+    amountDue: t.totalTTC,
+    amountPaid: 0,
+    paidAt: null,
+    paymentTerms: terms,
+    mentions: mentionsFor(c.seller, c.buyer, c.issuedBy),
+    notes: c.notes ?? [],
+    relatedNumber: null,
+  };
+}
+
+/** A deposit invoice (or its proforma): one line, the deposit, whose HT and VAT are the deposit's
+ * share of the quote's. `amountTTC` is what was (or is to be) paid. */
+export function depositDocument(
+  c: Common & { amountTTC: number; paidAt: string | null; proforma: boolean },
+): BillingDocument {
+  const { ht } = splitTTC(c.amountTTC, c.quote.vatRate);
+  const lines: DocumentLine[] = [{
+    label:
+      `Acompte de ${c.quote.depositPercentage} % sur le devis n° ${c.quote.dealId} — ${c.quote.dealName}`,
+    qty: 1,
+    unitPriceHT: ht,
+    vatRate: c.quote.vatRate,
+    totalHT: ht,
+  }];
+  // The VAT is what makes HT + VAT equal the amount paid, whatever the rounding.
+  const vat = [{ rate: c.quote.vatRate, base: ht, amount: c.amountTTC - ht }];
+  return {
+    kind: c.proforma ? "proforma_deposit" : "deposit",
+    title: c.proforma ? TITLES.proforma_deposit : TITLES.deposit,
+    number: c.proforma ? null : c.number,
+    issuedAt: c.issuedAt,
+    seller: c.seller,
+    buyer: c.buyer,
+    issuedBy: c.issuedBy,
+    reference: reference(c.quote),
+    lines,
+    vat,
+    totalHT: ht,
+    totalVAT: c.amountTTC - ht,
+    totalTTC: c.amountTTC,
+    deductions: [],
+    amountDue: c.proforma ? c.amountTTC : 0,
+    amountPaid: c.proforma ? 0 : c.amountTTC,
+    paidAt: c.paidAt,
+    paymentTerms: c.proforma
+      ? "À régler par carte depuis votre devis en ligne."
+      : `Acquittée par ${c.paidAt ? `paiement le ${frDate(c.paidAt)}` : "paiement"}.`,
+    mentions: mentionsFor(c.seller, c.buyer, c.issuedBy),
+    notes: c.notes ?? [],
+    relatedNumber: null,
+  };
+}
+
+/** The final invoice (after a deposit) or the full invoice (nothing before), or their proformas: the
+ * quote's lines; a final invoice deducts the deposit invoice by its number. */
+export function balanceDocument(
+  c: Common & { deposit: Deduction | null; amountPaid: number; paidAt: string | null; proforma: boolean },
+): BillingDocument {
+  const lines = customerLines(c.quote);
+  const t = totalsOf(lines);
+  const deducted = c.deposit?.totalTTC ?? 0;
+  const kind: DocumentKind = c.deposit
+    ? (c.proforma ? "proforma_final" : "final")
+    : (c.proforma ? "proforma_full" : "full");
+  return {
+    kind,
+    title: TITLES[kind],
+    number: c.proforma ? null : c.number,
+    issuedAt: c.issuedAt,
+    seller: c.seller,
+    buyer: c.buyer,
+    issuedBy: c.issuedBy,
+    reference: reference(c.quote),
+    lines,
+    ...t,
+    deductions: c.deposit ? [c.deposit] : [],
+    amountDue: c.proforma ? t.totalTTC - deducted : 0,
+    amountPaid: c.proforma ? 0 : c.amountPaid,
+    paidAt: c.paidAt,
+    paymentTerms: c.proforma
+      ? "À régler par carte depuis votre devis en ligne, avant la prestation."
+      : `Acquittée par ${c.paidAt ? `paiement le ${frDate(c.paidAt)}` : "paiement"}.`,
+    mentions: mentionsFor(c.seller, c.buyer, c.issuedBy),
+    notes: c.notes ?? [],
+    relatedNumber: null,
+  };
+}
+
+/** A credit note: a refund of `amountTTC` on the invoice `related`, split at its VAT rate. */
+export function creditNoteDocument(
+  c: Omit<Common, "quote"> & { quote: QuoteSnapshot; amountTTC: number; related: string; reason: string },
+): BillingDocument {
+  const { ht, vat } = splitTTC(c.amountTTC, c.quote.vatRate);
+  return {
+    kind: "credit_note",
+    title: TITLES.credit_note,
+    number: c.number,
+    issuedAt: c.issuedAt,
+    seller: c.seller,
+    buyer: c.buyer,
+    issuedBy: c.issuedBy,
+    reference: reference(c.quote),
+    lines: [{
+      label: `Remboursement sur la facture n° ${c.related}${c.reason ? ` — ${c.reason}` : ""}`,
+      qty: 1,
+      unitPriceHT: ht,
+      vatRate: c.quote.vatRate,
+      totalHT: ht,
+    }],
+    vat: [{ rate: c.quote.vatRate, base: ht, amount: vat }],
+    totalHT: ht,
+    totalVAT: vat,
+    totalTTC: c.amountTTC,
+    deductions: [],
+    amountDue: 0,
+    amountPaid: 0,
+    paidAt: null,
+    paymentTerms: "Montant remboursé sur le moyen de paiement utilisé.",
+    mentions: mentionsFor(c.seller, c.buyer, c.issuedBy),
+    notes: [],
+    relatedNumber: c.related,
+  };
+}
+
+export const PLATFORM_VAT_RATE = 20;
+
+/** The platform's commission on a deal: the full management fee and the fixed commission (HT). A
+ * deposit stage carries the deposit's share of it; a final one the rest, deducting the deposit
+ * commission invoice. */
+export function commissionDocument(
+  c: Omit<Common, "issuedBy"> & {
+    stage: "deposit" | "final" | "full";
+    /** Share of the commission for a deposit stage (the deposit's share of the quote), 0-1. */
+    share: number;
+    deposit: Deduction | null;
+    proforma: boolean;
+  },
+): BillingDocument {
+  const fullLines: DocumentLine[] = [
+    {
+      label: `Gestion de projet (${c.quote.commissionRate} % du montant de la prestation)`,
+      qty: 1,
+      unitPriceHT: c.quote.managementFee,
+      vatRate: PLATFORM_VAT_RATE,
+      totalHT: c.quote.managementFee,
+    },
+    ...(c.quote.fixedCommission > 0
+      ? [{
+        label: "Commission fixe",
+        qty: 1,
+        unitPriceHT: c.quote.fixedCommission,
+        vatRate: PLATFORM_VAT_RATE,
+        totalHT: c.quote.fixedCommission,
+      }]
+      : []),
+  ];
+  const lines = c.stage === "deposit"
+    ? fullLines.map((l) => {
+      const amount = Math.round(l.totalHT * c.share);
+      return { ...l, label: `${l.label} — part de l'acompte`, unitPriceHT: amount, totalHT: amount };
+    })
+    : fullLines;
+  const t = totalsOf(lines);
+  const kindKey = `commission_${c.proforma ? "proforma_" : ""}${c.stage}` as DocumentKind;
+  return {
+    kind: kindKey,
+    title: TITLES[kindKey],
+    number: c.proforma ? null : c.number,
+    issuedAt: c.issuedAt,
+    seller: c.seller,
+    buyer: c.buyer,
+    issuedBy: null,
+    reference: reference(c.quote),
+    lines,
+    ...t,
+    deductions: c.deposit ? [c.deposit] : [],
+    amountDue: t.totalTTC - (c.deposit?.totalTTC ?? 0),
+    amountPaid: 0,
+    paidAt: null,
+    paymentTerms:
+      "Payable à réception, par compensation sur les sommes encaissées pour le compte du partenaire.",
+    mentions: mentionsFor(c.seller, c.buyer, null),
+    notes: [],
+    relatedNumber: null,
+  };
+}
+
+/** "FA-2026-3F2A9C-00012": series, year, the issuer's short code, a 5-digit sequence. */
+export function invoiceNumber(series: string, year: number, issuer: string, sequence: number): string {
+  const code = issuer === "platform" ? "CC" : issuer.replace(/-/g, "").slice(0, 6).toUpperCase();
+  return `${series}-${year}-${code}-${String(sequence).padStart(5, "0")}`;
+}

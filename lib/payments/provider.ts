@@ -1,0 +1,51 @@
+// What the payments use cases need from a card payment provider. Two implementations: Stripe
+// (lib/integrations/stripe.ts) and the simulated provider of the offline default
+// (lib/payments/simulated.ts), which behaves like Stripe's test mode.
+
+export interface ProviderIntent {
+  id: string;
+  status: string;
+  /** Cents. */
+  amount: number;
+  currency: string;
+  metadata: Record<string, string>;
+  /** Unix seconds. */
+  created: number;
+}
+
+export interface CreatedIntent extends ProviderIntent {
+  clientSecret: string;
+}
+
+export interface ProviderRefund {
+  id: string;
+  status: "pending" | "succeeded" | "failed" | "canceled" | "requires_action";
+  amount: number;
+  paymentIntentId: string;
+}
+
+export interface PaymentProvider {
+  readonly name: "stripe" | "simulated";
+  /** The browser's key (Stripe's publishable key; "" for the simulated provider). */
+  readonly publishableKey: string;
+  createIntent(input: {
+    amount: number;
+    currency: "eur";
+    description: string;
+    metadata: Record<string, string>;
+    idempotencyKey: string;
+  }): Promise<CreatedIntent>;
+  /** The intent as the provider holds it now (never what a request claims). */
+  retrieveIntent(id: string): Promise<ProviderIntent>;
+  /** Succeeded intents created since `since` (the reconciliation job's list). */
+  listSucceededSince(since: Date): Promise<ProviderIntent[]>;
+  refund(input: { paymentIntentId: string; amount: number; idempotencyKey: string }): Promise<ProviderRefund>;
+  retrieveRefund(id: string): Promise<ProviderRefund>;
+}
+
+/** A provider's refusal with a message meant for the customer (card declined…). */
+export class ProviderError extends Error {
+  constructor(message: string, readonly status = 402) {
+    super(message);
+  }
+}

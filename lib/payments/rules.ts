@@ -1,0 +1,113 @@
+// Pure rules of card payments (spec 000 §4 'Quote payment type', §5, §8, §9): which payment a deal
+// offers, the amount the server charges, and every French message of the payment dialog.
+import { type DealSettings, type DealStatus, depositOffered, depositPercentage } from "../deals/rules.ts";
+import { percentOf, percentToBasisPoints } from "../deals/money.ts";
+
+/** What the customer asks to pay (POST /api/payment/intent paymentType). */
+export type PaymentType = "deposit" | "full" | "remaining";
+/** What is recorded (deal_payments.kind) and invoiced. */
+export type PaymentKind = "deposit" | "balance" | "total";
+
+export const PAYMENT_MESSAGES = {
+  depositUnavailable: "Le paiement par acompte n'est pas disponible pour ce devis",
+  customersOnly:
+    "Les options de paiement ne sont disponibles que pour les clients. Veuillez vous connecter avec un compte client pour effectuer un paiement.",
+  setupError: "Erreur lors de l'initialisation du système de paiement",
+  intentError: "Erreur lors de la création du paiement",
+  notReady: "Système de paiement non initialisé",
+  cardError: "Erreur de paiement",
+  confirmError: "Erreur lors de la confirmation du paiement",
+  unexpected: "Une erreur inattendue s'est produite, veuillez réessayer",
+  succeeded: "Succès de paiement",
+  processing: "Paiement en cours",
+  requiresPaymentMethod: "Paiement échoué, veuillez réessayer",
+  depositPaid: "Acompte payé avec succès ! Vous recevrez un email de confirmation.",
+  fullPaid: "Paiement intégral effectué avec succès ! Vous recevrez un email de confirmation.",
+  nothingToPay: "Ce devis est déjà réglé.",
+  notPayable: "Ce devis ne peut pas être réglé dans son état actuel.",
+  loginForDeposit: "Vous pouvez désormais régler votre acompte",
+  loginForBalance: "Vous pouvez désormais régler votre solde",
+  loginForTotal: "Vous pouvez désormais régler votre devis",
+  demoMode: "Mode démo",
+  secure: "Paiement sécurisé",
+  ssl: "Vos données bancaires sont chiffrées (SSL 256 bits) et ne transitent jamais par nos serveurs.",
+} as const;
+
+/** The dialog's message for a PaymentIntent status reported by the provider (spec 000 §4). */
+export function intentStatusMessage(status: string): string {
+  if (status === "succeeded") return PAYMENT_MESSAGES.succeeded;
+  if (status === "processing") return PAYMENT_MESSAGES.processing;
+  if (status === "requires_payment_method") return PAYMENT_MESSAGES.requiresPaymentMethod;
+  return PAYMENT_MESSAGES.unexpected;
+}
+
+/** Statuses in which a customer may pay: the quote has been sent, or accepted. */
+export const PAYABLE_STATUSES: DealStatus[] = ["send", "edited", "accepted", "pay_partial"];
+
+export interface PayableDeal {
+  status: DealStatus;
+  settings: Partial<DealSettings>;
+  /** Total TTC of the quote, cents. */
+  totalTTC: number;
+  /** Already paid, cents. */
+  depositAmount: number | null;
+  totalAmountPaid: number | null;
+  depositPaidAt: boolean;
+  paidAt: boolean;
+}
+
+export type PaymentPlan = { ok: true; kind: PaymentKind; amount: number } | { ok: false; error: string };
+
+/** The deposit: total TTC × percentage (35 % when unset), rounded to the cent. */
+export function depositAmountOf(deal: Pick<PayableDeal, "settings" | "totalTTC">): number {
+  return percentOf(deal.totalTTC, percentToBasisPoints(depositPercentage(deal.settings)));
+}
+
+/** What a payment of `type` charges, computed from the deal only (never from the request). When a
+ * deposit is already paid, 'full' means the remaining balance (spec 000 §4). */
+export function planPayment(deal: PayableDeal, type: PaymentType): PaymentPlan {
+  if (deal.paidAt) return { ok: false, error: PAYMENT_MESSAGES.nothingToPay };
+  if (!PAYABLE_STATUSES.includes(deal.status) || deal.totalTTC <= 0) {
+    return { ok: false, error: PAYMENT_MESSAGES.notPayable };
+  }
+  const paid = deal.depositAmount ?? 0;
+  if (deal.depositPaidAt) {
+    if (type === "deposit") return { ok: false, error: PAYMENT_MESSAGES.depositUnavailable };
+    const remaining = deal.totalTTC - paid;
+    return remaining > 0
+      ? { ok: true, kind: "balance", amount: remaining }
+      : { ok: false, error: PAYMENT_MESSAGES.nothingToPay };
+  }
+  if (deal.status === "pay_partial") return { ok: false, error: PAYMENT_MESSAGES.notPayable };
+  if (type === "deposit") {
+    if (!depositOffered(deal.settings)) return { ok: false, error: PAYMENT_MESSAGES.depositUnavailable };
+    return { ok: true, kind: "deposit", amount: depositAmountOf(deal) };
+  }
+  if (type === "remaining") return { ok: false, error: PAYMENT_MESSAGES.notPayable };
+  return { ok: true, kind: "total", amount: deal.totalTTC };
+}
+
+/** The payment stage of a deal (spec 000 §4 'Deal payment stage'): which documents it has. */
+export type PaymentStage = "none" | "deposit" | "paid_after_deposit" | "paid";
+
+export function paymentStage(deal: { depositPaidAt: boolean; paidAt: boolean }): PaymentStage {
+  if (deal.depositPaidAt && deal.paidAt) return "paid_after_deposit";
+  if (deal.depositPaidAt) return "deposit";
+  if (deal.paidAt) return "paid";
+  return "none";
+}
+
+/** The quote payment page's type (spec 000 §2 and §4): deposit, balance, total or paid. */
+export type QuotePaymentType = "deposit" | "balance" | "total" | "paid";
+
+export function quotePaymentType(deal: PayableDeal): QuotePaymentType {
+  if (deal.paidAt) return "paid";
+  if (deal.depositPaidAt) return "balance";
+  return depositOffered(deal.settings) ? "deposit" : "total";
+}
+
+/** The idempotency key of an intent: one per (deal, payment kind, amount), so that asking twice gives
+ * the same PaymentIntent and a changed amount a new one. */
+export function intentIdempotencyKey(dealId: number, kind: PaymentKind, amount: number): string {
+  return `deal-${dealId}-${kind}-${amount}`;
+}
