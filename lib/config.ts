@@ -36,6 +36,33 @@ export interface Config {
   pageCache: boolean;
   /** Folder of uploaded files (deal photos) when no Supabase project is configured. */
   uploadsDir: string;
+  /** Supabase project URL; with the service role key, deal photos go to Supabase Storage. */
+  supabaseUrl: string;
+  /** Server-side key of the Supabase project (never sent to browsers). */
+  supabaseServiceRoleKey: string;
+  /** Public bucket of the deal photos in Supabase Storage. */
+  supabaseStorageBucket: string;
+  /** HubSpot private app access token; when empty, CRM events stay in the outbox (crm_outbox). */
+  hubspotToken: string;
+  /** Base URL of the HubSpot API (another host for a local fake in tests), without trailing slash. */
+  hubspotApiUrl: string;
+  /** Deal stage id a HubSpot deal moves to when its quote is accepted. */
+  hubspotDealStageAccepted: string;
+  /** Stripe: with a secret key, card payments go through Stripe; without one (and outside
+   * production) through the simulated provider, labelled 'Mode démo'. */
+  stripeSecretKey: string;
+  stripePublishableKey: string;
+  stripeWebhookSecret: string;
+  /** Stripe's API address: Stripe's own by default, a local fake in tests. */
+  stripeApiUrl: string;
+  /** The platform's legal identity, printed on every billing document it issues. */
+  platform: {
+    name: string;
+    siren: string;
+    vatNumber: string;
+    address: string[];
+    email: string;
+  };
 }
 
 function readEnv(name: string): string | undefined {
@@ -47,6 +74,16 @@ function proxies(value: string | undefined): number {
   const count = Number(value ?? 0);
   if (!Number.isInteger(count) || count < 0 || count > 10) throw new Error(`TRUST_PROXY invalide : ${value}`);
   return count;
+}
+
+function baseUrl(name: string, value: string): string {
+  try {
+    const url = new URL(value);
+    if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error(url.protocol);
+  } catch {
+    throw new Error(`${name} invalide : ${value}`);
+  }
+  return value.replace(/\/+$/, "");
 }
 
 export function loadConfig(env: (name: string) => string | undefined = readEnv): Config {
@@ -76,5 +113,22 @@ export function loadConfig(env: (name: string) => string | undefined = readEnv):
     trustProxy: proxies(env("TRUST_PROXY")),
     pageCache: env("PAGE_CACHE") !== "false",
     uploadsDir: env("UPLOADS_DIR") ?? "",
+    supabaseUrl: env("SUPABASE_URL")?.replace(/\/+$/, "") ?? "",
+    supabaseServiceRoleKey: env("SUPABASE_SERVICE_ROLE_KEY") ?? "",
+    supabaseStorageBucket: env("SUPABASE_STORAGE_BUCKET") ?? "deal-photos",
+    hubspotToken: env("HUBSPOT_TOKEN") ?? "",
+    hubspotApiUrl: baseUrl("HUBSPOT_API_URL", env("HUBSPOT_API_URL") ?? "https://api.hubapi.com"),
+    hubspotDealStageAccepted: env("HUBSPOT_DEAL_STAGE_ACCEPTED") ?? "closedwon",
+    stripeSecretKey: env("STRIPE_SECRET_KEY") ?? "",
+    stripePublishableKey: env("STRIPE_PUBLISHABLE_KEY") ?? "",
+    stripeWebhookSecret: env("STRIPE_WEBHOOK_SECRET") ?? "",
+    stripeApiUrl: env("STRIPE_API_URL") ?? "https://api.stripe.com",
+    platform: {
+      name: env("PLATFORM_NAME") ?? "Cocktails & Co SAS",
+      siren: env("PLATFORM_SIREN") ?? "912345678",
+      vatNumber: env("PLATFORM_VAT_NUMBER") ?? "FR40912345678",
+      address: (env("PLATFORM_ADDRESS") ?? "10 rue de la Paix|75002 Paris").split("|"),
+      email: env("PLATFORM_EMAIL") ?? env("SUPPORT_EMAIL") ?? "contact@example.fr",
+    },
   };
 }

@@ -27,3 +27,28 @@ Deno.test("PORT is honoured and checked", () => {
   assertEquals(loadConfig(from({ PORT: "3000" })).port, 3000);
   nodeAssert.throws(() => loadConfig(from({ PORT: "abc" })), /PORT invalide/);
 });
+
+Deno.test("HubSpot: no token by default, HubSpot's own API, the won stage; all from the environment", () => {
+  const defaults = loadConfig(from({}));
+  assertEquals(defaults.hubspotToken, "");
+  assertEquals(defaults.hubspotApiUrl, "https://api.hubapi.com");
+  assertEquals(defaults.hubspotDealStageAccepted, "closedwon");
+  const local = loadConfig(
+    from({
+      HUBSPOT_TOKEN: "pat-eu1-secret",
+      HUBSPOT_API_URL: "http://127.0.0.1:4010/",
+      HUBSPOT_DEAL_STAGE_ACCEPTED: "123456789",
+    }),
+  );
+  assertEquals(local.hubspotToken, "pat-eu1-secret");
+  assertEquals(local.hubspotApiUrl, "http://127.0.0.1:4010");
+  assertEquals(local.hubspotDealStageAccepted, "123456789");
+  nodeAssert.throws(
+    () => loadConfig(from({ HUBSPOT_API_URL: "api.hubapi.com" })),
+    /HUBSPOT_API_URL invalide/,
+  );
+  nodeAssert.throws(
+    () => loadConfig(from({ HUBSPOT_API_URL: "ftp://example.fr" })),
+    /HUBSPOT_API_URL invalide/,
+  );
+});

@@ -1,7 +1,43 @@
-// The deal detail page (spec 001 §2.1-2.5), mounted at /dashboard/espace-partenaire. Guard: an admin or a partner.
+// The deal detail page (spec 001 §2.1-2.5), mounted at /dashboard/espace-partenaire. Guard: an admin or
+// a partner. The use cases check again who may read the deal (RLS: a partner only its own deals, once
+// sent to it) and what of the customer a partner may see (partner_deal_contact).
 import { Hono } from "hono";
-import type { AppEnv } from "../lib/http/context.ts";
+import { type AppEnv, currentUser, idParam } from "../lib/http/context.ts";
 import { requireUser } from "../lib/http/guards.ts";
+import { dealHistory, getDeal } from "../lib/deals/actions.ts";
+import { type Catalogue, EMPTY_CATALOGUE, getCompanySetting } from "../lib/deals/settings_actions.ts";
+import { DEAL_MESSAGES } from "../lib/deals/rules.ts";
+import { renderDashboardPage } from "../components/layout/render.tsx";
+import { DealPage } from "../components/deals/detail/DealPage.tsx";
+import { type DealViewer, historyEntries } from "../components/deals/detail/types.ts";
+
+const BACK_LINKS: Record<DealViewer, string> = {
+  Admin: "/dashboard/admin/devis",
+  Company: "/dashboard/partenaire/devis",
+};
 
 export const dealPageRoutes = new Hono<AppEnv>()
-  .use(requireUser("page", ["Admin", "Company"]));
+  .use(requireUser("page", ["Admin", "Company"]))
+  .get("/deal/:id", async (c) => {
+    const { deps, actor } = c.var;
+    const id = idParam(c, "id", DEAL_MESSAGES.notFound);
+    const role = currentUser(c).user.type as DealViewer;
+    const deal = await getDeal(deps, actor, id);
+    const history = await dealHistory(deps, actor, id);
+    // The lists the client chooses from: the deal's partner's catalogue ('Paramètres' tab).
+    const stored = deal.company ? await getCompanySetting(deps, actor, "cocktails", deal.company.id) : null;
+    const catalogue: Catalogue | null = deal.company
+      ? { ...EMPTY_CATALOGUE, ...(stored?.value as Partial<Catalogue> | undefined) }
+      : null;
+    return renderDashboardPage(
+      c,
+      deal.name || `Devis n°${deal.id}`,
+      <DealPage
+        deal={deal}
+        role={role}
+        history={historyEntries(history)}
+        catalogue={catalogue}
+        backHref={BACK_LINKS[role]}
+      />,
+    );
+  });

@@ -21,6 +21,16 @@ function CityChips({ cities }: { cities: City[] }) {
   );
 }
 
+const REQUEST_URL = "/demande-de-devis";
+
+/** Label, `?evenement=` slug of the request form (components/deals/request/rules.ts), and a line. */
+const EVENT_LINKS: [string, string, string][] = [
+  ["Mariage", "mariage", "Vin d'honneur ou soirée dansante, une carte à votre image."],
+  ["Séminaire", "seminaire", "Un afterwork ou une soirée d'entreprise réussie."],
+  ["Team building", "team-building", "Un atelier cocktails pour fédérer vos équipes."],
+  ["Anniversaire", "anniversaire", "Des cocktails servis à vos invités toute la soirée."],
+];
+
 export function HomePage({ cities, loggedIn }: { cities: City[]; loggedIn: boolean }) {
   return (
     <>
@@ -34,11 +44,18 @@ export function HomePage({ cities, loggedIn }: { cities: City[]; loggedIn: boole
             vos invités. Recevez un devis, choisissez vos cocktails et réglez en ligne en toute sécurité.
           </p>
           <div class="mt-8 flex flex-wrap gap-3">
+            <a
+              href={REQUEST_URL}
+              class="rounded-full bg-brand-500 px-6 py-3 font-semibold text-white shadow-sm hover:bg-brand-600"
+              data-testid="home-request-quote"
+            >
+              Demander un devis
+            </a>
             {loggedIn
               ? (
                 <a
                   href="/dashboard"
-                  class="rounded-full bg-brand-500 px-6 py-3 font-semibold text-white hover:bg-brand-600"
+                  class="rounded-full border border-slate-300 bg-white px-6 py-3 font-semibold hover:border-brand-500"
                 >
                   Mon espace
                 </a>
@@ -51,13 +68,12 @@ export function HomePage({ cities, loggedIn }: { cities: City[]; loggedIn: boole
                       {
                         label: "Créer mon compte",
                         className:
-                          "rounded-full bg-brand-500 px-6 py-3 font-semibold text-white hover:bg-brand-600",
+                          "rounded-full border border-slate-300 bg-white px-6 py-3 font-semibold hover:border-brand-500",
                         mode: "register",
                       },
                       {
                         label: "J'ai déjà un compte",
-                        className:
-                          "rounded-full border border-slate-300 px-6 py-3 font-semibold hover:border-brand-500",
+                        className: "rounded-full px-4 py-3 font-semibold text-slate-700 hover:text-brand-600",
                         mode: "login",
                       },
                     ],
@@ -65,7 +81,24 @@ export function HomePage({ cities, loggedIn }: { cities: City[]; loggedIn: boole
                 />
               )}
           </div>
+          <p class="mt-3 text-sm text-slate-500">Estimation immédiate, gratuite et sans engagement.</p>
         </div>
+      </section>
+      <section class="mx-auto max-w-6xl px-4 pt-12">
+        <h2 class="text-2xl font-bold">Pour quel événement ?</h2>
+        <ul class="mt-6 grid grid-cols-2 gap-3 md:grid-cols-4">
+          {EVENT_LINKS.map(([label, slug, text]) => (
+            <li key={slug}>
+              <a
+                href={`${REQUEST_URL}?evenement=${slug}`}
+                class="block h-full rounded-xl border border-slate-200 p-4 hover:border-brand-500 hover:bg-brand-50"
+              >
+                <span class="block font-semibold">{label}</span>
+                <span class="mt-1 block text-sm text-slate-600">{text}</span>
+              </a>
+            </li>
+          ))}
+        </ul>
       </section>
       {cities.length > 0 && (
         <section class="mx-auto max-w-6xl px-4 py-12">
@@ -121,6 +154,14 @@ export function CityPage({ city }: { city: CityData }) {
           </p>
         </li>
       </ul>
+      <p class="mt-8">
+        <a
+          href={`${REQUEST_URL}?ville=${encodeURIComponent(city.name)}`}
+          class="inline-block rounded-full bg-brand-500 px-6 py-3 font-semibold text-white hover:bg-brand-600"
+        >
+          Demander un devis
+        </a>
+      </p>
       <p class="mt-8 text-xs text-slate-500">{ALCOHOL_WARNING}</p>
     </section>
   );

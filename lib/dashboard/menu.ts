@@ -2,7 +2,17 @@
 // Later capabilities add their pages here.
 import type { UserType } from "../accounts/rules.ts";
 
-export type IconName = "home" | "inbox" | "user" | "users" | "mail" | "logout" | "menu";
+export type IconName =
+  | "home"
+  | "inbox"
+  | "user"
+  | "users"
+  | "mail"
+  | "logout"
+  | "menu"
+  | "quote"
+  | "grid"
+  | "cocktail";
 
 export interface DashboardRoute {
   path: string;
@@ -24,9 +34,27 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     path: "/dashboard/demandes-en-cours",
     label: "Mes demandes de devis en cours",
     icon: "inbox",
-    roles: ["Customer", "Company"],
+    roles: ["Customer"],
     visible: true,
   },
+  // A partner's pages (routes/partner_pages.tsx).
+  { path: "/dashboard/partenaire/devis", label: "Mes devis", icon: "quote", roles: ["Company"], visible: true },
+  {
+    path: "/dashboard/partenaire/grille-tarifaire",
+    label: "Ma grille tarifaire",
+    icon: "grid",
+    roles: ["Company"],
+    visible: true,
+  },
+  {
+    path: "/dashboard/partenaire/cocktails",
+    label: "Mes cocktails",
+    icon: "cocktail",
+    roles: ["Company"],
+    visible: true,
+  },
+  // The admin's pages (routes/admin.tsx, routes/admin_deals.tsx).
+  { path: "/dashboard/admin/devis", label: "Devis", icon: "quote", roles: ["Admin"], visible: true },
   {
     path: "/dashboard/admin/utilisateurs",
     label: "Utilisateurs",
@@ -48,7 +76,8 @@ export function menuFor(type: UserType): DashboardRoute[] {
   return DASHBOARD_ROUTES.filter((r) => r.visible && r.roles.includes(type));
 }
 
-/** Where each role lands after logging in. */
+/** Where each role lands after logging in. A partner lands on 'Mon tableau de bord', the page every
+ * role shares; its quotes are the next entry of its menu. */
 export function homeFor(type: UserType): string {
   return type === "Admin"
     ? "/dashboard/admin/utilisateurs"

@@ -3,10 +3,19 @@ import type { Config } from "../config.ts";
 import type { Queue } from "./worker.ts";
 import { smtpQueue } from "../mail/delivery.ts";
 import { dealNotificationsQueue } from "../deals/notifications.ts";
+import { crmQueue } from "../crm/queue.ts";
+import { hubspotFromConfig } from "../integrations/hubspot.ts";
+import { billingQueue } from "../billing/actions.ts";
+import { refundsQueue, simulatedSettlementQueue } from "../payments/actions.ts";
 
 export function outboxQueues(config: Config): Queue[] {
-  const queues: Queue[] = [dealNotificationsQueue];
+  // Always: deal emails, invoices and credit notes for recorded payments, refunds to the provider,
+  // and (outside production, without Stripe keys) the simulated provider's delayed payments.
+  const queues: Queue[] = [dealNotificationsQueue, billingQueue, refundsQueue, simulatedSettlementQueue];
   // Without an SMTP server, emails stay in the outbox, where admins read them.
   if (config.smtpUrl) queues.push(smtpQueue(config));
+  // Without a HubSpot token, CRM events stay pending in crm_outbox (delivered once a token is set).
+  const hubspot = hubspotFromConfig(config);
+  if (hubspot) queues.push(crmQueue(hubspot));
   return queues;
 }

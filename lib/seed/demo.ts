@@ -1,5 +1,6 @@
 // Demo data for a newcomer: cities, the six menus, an admin, two partners and two customers, all
-// with the password Cocktail#2026 and a complete profile (each one saves 'Mon profil' as it is).
+// with the password Cocktail#2026 and a complete profile (each one saves 'Mon profil' as it is), and
+// their quotes in every status (demo_deals.ts).
 // Loaded on first start of an empty database (never in production) and by `deno task seed`. Later
 // capabilities add their own demo records here.
 import { statementAs, systemActor, transactionAs } from "../actor.ts";
@@ -7,6 +8,7 @@ import type { Database, Tx } from "../db/database.ts";
 import { createAccount } from "../auth/actions.ts";
 import type { MenuCode } from "../site/chrome.ts";
 import { invalidateSiteChrome } from "../site/chrome.ts";
+import { seedDemoDeals } from "./demo_deals.ts";
 
 const SEED = systemActor("seed");
 
@@ -95,13 +97,18 @@ export const DEMO_CITIES: [string, string][] = [
   ["tours", "Tours"],
 ];
 
-const MENUS: Record<MenuCode, { label: string; items: [string, string, boolean?][] }> = {
+/** Label, url, opens in a new tab, CSS class. */
+type DemoMenuItem = [string, string, boolean?, string?];
+
+const MENUS: Record<MenuCode, { label: string; items: DemoMenuItem[] }> = {
   main: {
     label: "Menu principal",
-    items: [["Bar à cocktails", "/"], ["Nos villes", "/villes"], [
-      "Devenir partenaire",
-      "/devenir-partenaire",
-    ]],
+    items: [
+      ["Bar à cocktails", "/"],
+      ["Nos villes", "/villes"],
+      ["Devenir partenaire", "/devenir-partenaire"],
+      ["Demander un devis", "/demande-de-devis", false, "font-semibold text-brand-600"],
+    ],
   },
   tools: { label: "Outils", items: [["Espace client", "/dashboard"], ["Espace partenaire", "/dashboard"]] },
   social: {
@@ -114,7 +121,13 @@ const MENUS: Record<MenuCode, { label: string; items: [string, string, boolean?]
   },
   footer1: {
     label: "Pied de page 1",
-    items: [["Bar à cocktails pour votre événement", "/"], ["Nos villes", "/villes"]],
+    items: [
+      ["Bar à cocktails pour votre événement", "/demande-de-devis"],
+      ["Bar à cocktails pour mariage", "/demande-de-devis?evenement=mariage"],
+      ["Bar à cocktails pour séminaire", "/demande-de-devis?evenement=seminaire"],
+      ["Bar à cocktails pour anniversaire", "/demande-de-devis?evenement=anniversaire"],
+      ["Nos villes", "/villes"],
+    ],
   },
   footer2: {
     label: "Pied de page 2",
@@ -141,9 +154,9 @@ async function seedSite(tx: Tx) {
       { count: number }
     >`select count(*)::int as count from public.menu_items where menu_code = ${code}`;
     if (count > 0) continue;
-    for (const [position, [label, url, isBlank]] of menu.items.entries()) {
-      await tx`insert into public.menu_items (menu_code, position, label, url, is_blank)
-               values (${code}, ${position}, ${label}, ${url}, ${isBlank ?? false})`;
+    for (const [position, [label, url, isBlank, cssClass]] of menu.items.entries()) {
+      await tx`insert into public.menu_items (menu_code, position, label, url, is_blank, css_class)
+               values (${code}, ${position}, ${label}, ${url}, ${isBlank ?? false}, ${cssClass ?? ""})`;
     }
   }
 }
@@ -157,6 +170,8 @@ export async function seedDemoData(db: Database): Promise<void> {
     ]);
     if (!existing) await createAccount({ db }, SEED, { ...account, password: DEMO_PASSWORD });
   }
+  // Quotes in every status, the engine's settings and the partners' catalogues (lib/seed/demo_deals.ts).
+  await transactionAs(db, SEED, (tx) => seedDemoDeals(tx));
   invalidateSiteChrome();
 }
 

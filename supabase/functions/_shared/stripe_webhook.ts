@@ -6,6 +6,8 @@
 // never trusted), and records through the database's own functions (record_card_payment,
 // record_refund), which record each PaymentIntent and each refund exactly once whatever the order and
 // the number of deliveries. Invoices and credit notes are issued by the app's billing job afterwards.
+// Supabase deploys this file on its own: npm specifiers, not the app's import map.
+// deno-lint-ignore no-import-prefix
 import Stripe from "npm:stripe@23";
 
 export interface WebhookDeps {

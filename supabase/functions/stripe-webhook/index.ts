@@ -1,7 +1,10 @@
 // Supabase Edge Function: the Stripe webhook (see ../_shared/stripe_webhook.ts). Environment:
 // STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_API_URL (optional), and the database URL Supabase
 // provides (SUPABASE_DB_URL) or DATABASE_URL.
+// Supabase deploys this file on its own: npm specifiers, not the app's import map.
+// deno-lint-ignore no-import-prefix
 import Stripe from "npm:stripe@23";
+// deno-lint-ignore no-import-prefix
 import postgres from "npm:postgres@3";
 import { createStripeWebhookHandler } from "../_shared/stripe_webhook.ts";
 
