@@ -76,6 +76,7 @@ import {
 import { loadCatalogue, loadCommissionTiers, loadDeviseurSettings, loadPricing } from "./settings_actions.ts";
 import { MAP_INVALID, parseMapEmbed } from "./map.ts";
 import { requestReceivedEmail } from "./emails.ts";
+import { crmUpdateQueued } from "../crm/rules.ts";
 import { centsToEuros } from "./money.ts";
 
 const INTAKE = systemActor("intake");
@@ -611,25 +612,24 @@ export async function validateAvailability(deps: Deps, actor: Actor, id: number)
   return { deal, message: revalidated ? DEAL_MESSAGES.revalidated : DEAL_MESSAGES.validated };
 }
 
-/** 'Marquer devis accepté': locks edits (spec 001 §4). */
+/** 'Marquer devis accepté': locks edits (spec 001 §4) and queues the CRM phase update. */
 export async function acceptDeal(deps: Deps, actor: Actor, id: number): Promise<UpdateResult> {
   const { actor: admin } = requireRole(actor, ["Admin"]);
+  let crm = false;
   const deal = await transactionAs(deps.db, admin, async (tx) => {
     const deal = await findDeal(tx, id, { lock: true });
     const to = check(transition("accept", { from: deal.status, role: "Admin", locked: locked(deal) }));
     await nameAction(tx, "accept");
-    await writeDeal(tx, id, {
-      status: to,
-      adminSettings: { ...deal.adminSettings, disableQuoteEdits: true },
-    });
+    await writeDeal(tx, id, { status: to, adminSettings: { ...deal.adminSettings, disableQuoteEdits: true } });
+    // Written whatever the configuration: delivered once a token is set, skipped without a HubSpot id.
     await tx`insert into public.crm_outbox (deal_id, event, payload)
-             values (${id}, 'deal_accepted', ${
-      JSON.stringify({ hubspotId: deal.hubspotId, status: to })
-    }::jsonb)`;
+             values (${id}, 'deal_accepted', ${JSON.stringify({ hubspotId: deal.hubspotId, status: to })}::jsonb)`;
+    crm = crmUpdateQueued(deps.config, deal.hubspotId);
     return await readPayload(deps, tx, "Admin", id);
   });
-  await deps.logger.info("deals", "Devis marqué comme accepté", { dealId: id, adminId: admin.user.id });
-  return { deal, message: DEAL_MESSAGES.accepted };
+  await deps.logger.info("deals", "Devis marqué comme accepté", { dealId: id, adminId: admin.user.id, crm });
+  // The spec's message says HubSpot was updated: only when an update is really on its way.
+  return { deal, message: crm ? DEAL_MESSAGES.accepted : DEAL_MESSAGES.acceptedWithoutCrm };
 }
 
 /** Refusal with a reason: partner → refused_partner; admin → refused_client when the reason is shown

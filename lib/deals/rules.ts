@@ -121,6 +121,8 @@ export const DEAL_MESSAGES = {
   revalidated: "Disponibilité revalidée ! Le devis mis à jour a été envoyé au client.",
   mustRevalidate: "Informations mises à jour ! Vous devez relavider votre devis.",
   accepted: "Le devis a été marqué comme accepté. La phase HubSpot a été mise à jour.",
+  /** When no CRM update will follow (no HubSpot token, or a deal not from HubSpot). */
+  acceptedWithoutCrm: "Le devis a été marqué comme accepté.",
   acceptError: "Erreur lors du marquage du devis comme accepté",
   refused: "Le devis a été refusé.",
   refuseError: "Erreur lors du refus du devis",
