@@ -176,7 +176,8 @@ const confirmSchema = z.object({
 
 export interface ConfirmResult {
   paymentType: PaymentType;
-  status: string;
+  /** The PaymentIntent's status at the provider (succeeded, processing…). */
+  paymentStatus: string;
   message: string;
 }
 
@@ -205,7 +206,7 @@ export async function confirmPayment(deps: Deps, actor: Actor, body: unknown): P
     : intent.status === "processing"
     ? PAYMENT_MESSAGES.processing
     : PAYMENT_MESSAGES.requiresPaymentMethod;
-  return { paymentType, status: intent.status, message };
+  return { paymentType, paymentStatus: intent.status, message };
 }
 
 const simulatedSchema = z.object({

@@ -1,0 +1,235 @@
+// Use cases of the customer's side of a deal (spec 000 §2, §4, §6, §7): the public page's data by
+// token, linking a signed-in customer to the deal, their list of quotes and payments, choosing
+// cocktails. The token is a shared secret: it shows the quote, but only the deal's own customer may
+// pay, download, choose or refuse — a forwarded link never hands the deal to its reader.
+import { type Actor, systemActor, transactionAs, type UserActor } from "../actor.ts";
+import type { Deps } from "../deps.ts";
+import type { Tx } from "../db/database.ts";
+import { AppError } from "../errors.ts";
+import { parseInput } from "../validation.ts";
+import { z } from "zod";
+import { type CocktailListType, DEAL_MESSAGES, type DealStatus, REFUSED_STATUSES } from "./rules.ts";
+import { type DealPayload } from "./payload.ts";
+import { findDeal, listVisibleDeals, nameAction, writeDeal } from "./store.ts";
+import { readPayload, refuseDeal, type UpdateResult } from "./actions.ts";
+import { type Catalogue, type CatalogueCocktail, EMPTY_CATALOGUE, loadCatalogue } from "./settings_actions.ts";
+import { centsToEuros } from "./money.ts";
+
+const PUBLIC_PAGE = systemActor("intake");
+
+/** Statuses whose quote the customer's page shows: once a partner has sent it. */
+export const VISIBLE_STATUSES: DealStatus[] = [
+  "send",
+  "edited",
+  "accepted",
+  "pay_partial",
+  "pay_total",
+  "win",
+  "refused",
+  "refused_client",
+  "refused_partner",
+];
+
+export const CUSTOMER_MESSAGES = {
+  linkedElsewhere: "Ce devis est rattaché à un autre compte client : connectez-vous avec le compte qui l'a demandé.",
+  choicesSaved: "Votre choix de cocktails est enregistré.",
+  tooManyCocktails: (n: number) => `Vous pouvez choisir ${n} cocktail${n > 1 ? "s" : ""} au plus.`,
+  unknownCocktail: "Ce cocktail n'est pas proposé pour ce devis.",
+  choicesClosed: "Le choix des cocktails n'est plus possible pour ce devis.",
+} as const;
+
+const TOKEN = /^[a-f0-9]{32,128}$/;
+
+function checkToken(token: string): string {
+  if (!TOKEN.test(token)) throw new AppError("not_found", DEAL_MESSAGES.unavailable);
+  return token;
+}
+
+/** How the viewer relates to the deal behind a token. */
+export type Relation = "customer" | "other_customer" | "partner" | "admin" | "other_user" | "anonymous";
+
+export interface CompanyBlock {
+  name: string;
+  slug: string;
+  city: string | null;
+  vatExemption: boolean;
+  cocktails: Catalogue;
+}
+
+export interface PublicDeal {
+  relation: Relation;
+  deal: DealPayload;
+  company: CompanyBlock | null;
+  /** The cocktails the customer chooses from (by the deal's list type). */
+  proposedCocktails: CatalogueCocktail[];
+}
+
+export function companySlug(name: string, id: string): string {
+  const base = name.toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
+  return `${base || "partenaire"}-${id.slice(0, 8)}`;
+}
+
+function proposed(listType: CocktailListType | null, catalogue: Catalogue, custom: { id: string; name: string; description: string }[]) {
+  if (listType === "creation") return custom.map((c) => ({ ...c, photo: "" }));
+  return listType ? catalogue[listType] : [];
+}
+
+async function relationOf(tx: Tx, actor: Actor, deal: { customerId: string | null; companyId: string | null }): Promise<Relation> {
+  if (actor.kind !== "user") return "anonymous";
+  if (actor.user.type === "Admin") return "admin";
+  if (actor.user.type === "Company") return deal.companyId === actor.user.id ? "partner" : "other_user";
+  if (deal.customerId === actor.user.id) return "customer";
+  return deal.customerId ? "other_customer" : "other_user";
+}
+
+/** The data of /deal/show/{token}: the quote as the customer sees it (the customer's own view, never a
+ * partner's or an admin's details), read by the system once the token matched a sent quote. */
+export async function publicDeal(deps: Deps, actor: Actor, token: string): Promise<PublicDeal> {
+  checkToken(token);
+  return await transactionAs(deps.db, PUBLIC_PAGE, async (tx) => {
+    const [row] = await tx<{ id: number; status: DealStatus }>`select id, status from public.deals where token = ${token}`;
+    if (!row || !VISIBLE_STATUSES.includes(row.status)) throw new AppError("not_found", DEAL_MESSAGES.unavailable);
+    const deal = await findDeal(tx, row.id);
+    const relation = await relationOf(tx, actor, deal);
+    const payload = await readPayload(deps, tx, "Customer", row.id);
+    // Only the deal's customer (and admins) read the contact and account details on this page.
+    if (relation !== "customer" && relation !== "admin") {
+      Object.assign(payload, { email: null, phone: null, customer: null });
+      delete payload.properties.adresse_precise;
+    }
+    let company: CompanyBlock | null = null;
+    let catalogue: Catalogue = EMPTY_CATALOGUE;
+    if (deal.companyId) {
+      const [c] = await tx<{ name: string; city: string | null; vatExemption: boolean }>`
+        select coalesce(name, trim(firstname || ' ' || lastname)) as name, city, vat_exemption as "vatExemption"
+        from public.users where id = ${deal.companyId}`;
+      catalogue = await loadCatalogue(tx, deal.companyId);
+      if (c) company = { name: c.name, slug: companySlug(c.name, deal.companyId), city: c.city, vatExemption: c.vatExemption, cocktails: catalogue };
+    }
+    return {
+      relation,
+      deal: payload,
+      company,
+      proposedCocktails: proposed(payload.settings.cocktailListType, catalogue, payload.settings.customCocktails),
+    };
+  });
+}
+
+/** PATCH /api/customer/deal/link/{token}: a signed-in customer opening the page becomes the deal's
+ * customer when it has none yet; a deal linked to someone else is never handed over. */
+export async function linkDeal(deps: Deps, actor: Actor, token: string): Promise<{ linked: boolean }> {
+  checkToken(token);
+  if (actor.kind !== "user") throw new AppError("unauthenticated");
+  if (actor.user.type !== "Customer") throw new AppError("forbidden", "Seul un compte client peut être rattaché à un devis.");
+  const customer: UserActor = actor;
+  const result = await transactionAs(deps.db, PUBLIC_PAGE, async (tx) => {
+    const [deal] = await tx<{ id: number; customerId: string | null; status: DealStatus }>`
+      select id, customer_id as "customerId", status from public.deals where token = ${token} for update`;
+    if (!deal || !VISIBLE_STATUSES.includes(deal.status)) throw new AppError("not_found", DEAL_MESSAGES.unavailable);
+    if (deal.customerId === customer.user.id) return { linked: true, changed: false, id: deal.id };
+    if (deal.customerId) throw new AppError("conflict", CUSTOMER_MESSAGES.linkedElsewhere);
+    await writeDeal(tx, deal.id, { customerId: customer.user.id });
+    return { linked: true, changed: true, id: deal.id };
+  });
+  if (result.changed) await deps.logger.info("deals", "Devis rattaché à un compte client", { dealId: result.id, userId: customer.user.id });
+  return { linked: result.linked };
+}
+
+function requireCustomer(actor: Actor): UserActor {
+  if (actor.kind !== "user") throw new AppError("unauthenticated");
+  if (actor.user.type !== "Customer") throw new AppError("forbidden");
+  return actor;
+}
+
+/** GET /api/customer/deal/get/{token}: the deal as its customer sees it (RLS: their own only). */
+export async function customerDeal(deps: Deps, actor: Actor, token: string): Promise<DealPayload> {
+  const customer = requireCustomer(actor);
+  checkToken(token);
+  return await transactionAs(deps.db, customer, async (tx) => {
+    const [row] = await tx<{ id: number }>`select id from public.deals where token = ${token}`;
+    if (!row) throw new AppError("not_found", DEAL_MESSAGES.unavailable);
+    return await readPayload(deps, tx, "Customer", row.id);
+  });
+}
+
+/** GET /api/customer/deal/index ('Mes devis' of a customer). */
+export async function customerDeals(deps: Deps, actor: Actor) {
+  const customer = requireCustomer(actor);
+  const rows = await transactionAs(deps.db, customer, (tx) => listVisibleDeals(tx));
+  return rows.map((d) => ({
+    id: d.id,
+    token: d.token,
+    name: d.name,
+    status: d.status,
+    visible: VISIBLE_STATUSES.includes(d.status),
+    createdAt: Math.floor(d.createdAt.getTime() / 1000),
+    serviceDate: d.serviceDate,
+    companyName: d.companyName,
+    amountHT: centsToEuros(d.totalHt),
+  }));
+}
+
+/** GET /api/customer/quotes-orders ('Vos règlements de devis'): one row per payment. The quote's slug
+ * is its token (/devis/{token}). */
+export async function customerPayments(deps: Deps, actor: Actor) {
+  const customer = requireCustomer(actor);
+  const rows = await transactionAs(deps.db, customer, (tx) =>
+    tx<{ id: string; token: string; name: string; amount: number; kind: string; paidAt: Date; invoiceId: string | null }>`
+      select p.id, d.token, d.name, p.amount, p.kind, p.paid_at as "paidAt",
+        (select i.id from public.invoices i where i.payment_id = p.id and i.series = 'FA' limit 1) as "invoiceId"
+      from public.deal_payments p join public.deals d on d.id = p.deal_id
+      order by p.paid_at desc`);
+  return rows.map((p) => ({
+    id: p.id,
+    quote: { slug: p.token, title: p.name },
+    amount: centsToEuros(p.amount),
+    type: p.kind,
+    createdAt: Math.floor(p.paidAt.getTime() / 1000),
+    invoiceId: p.invoiceId,
+  }));
+}
+
+const choicesSchema = z.object({
+  choices: z.object({ cocktails: z.array(z.string().max(64)).max(50) }),
+});
+
+/** PATCH /api/customer/deal/save/choices/{token}: capped at the authorised number, only cocktails the
+ * quote proposes (mocktails only when the menu is alcohol-free: the list type decides). */
+export async function saveChoices(deps: Deps, actor: Actor, token: string, body: unknown): Promise<{ cocktails: string[] }> {
+  const customer = requireCustomer(actor);
+  checkToken(token);
+  const { choices } = parseInput(choicesSchema, body, DEAL_MESSAGES.invalid);
+  const unique = [...new Set(choices.cocktails)];
+  const [deal] = await transactionAs(deps.db, customer, (tx) =>
+    tx<{ id: number; status: DealStatus; companyId: string | null; settings: Record<string, unknown> }>`
+      select id, status, company_id as "companyId", settings from public.deals where token = ${token}`);
+  if (!deal) throw new AppError("not_found", DEAL_MESSAGES.unavailable);
+  if (!VISIBLE_STATUSES.includes(deal.status) || REFUSED_STATUSES.includes(deal.status) || deal.status === "win") {
+    throw new AppError("conflict", CUSTOMER_MESSAGES.choicesClosed);
+  }
+  const listType = (deal.settings.cocktailListType ?? null) as CocktailListType | null;
+  const authorised = Number(deal.settings.nbCocktailsAuthorized) || 3;
+  if (unique.length > authorised) throw new AppError("validation", CUSTOMER_MESSAGES.tooManyCocktails(authorised));
+  // The partner's catalogue is not the customer's to read: the system reads the proposed ids.
+  const allowed = await transactionAs(deps.db, PUBLIC_PAGE, async (tx) => {
+    const catalogue = deal.companyId ? await loadCatalogue(tx, deal.companyId) : EMPTY_CATALOGUE;
+    const custom = (deal.settings.customCocktails ?? []) as { id: string; name: string; description: string }[];
+    return new Set(proposed(listType, catalogue, custom).map((c) => c.id));
+  });
+  if (unique.some((id) => !allowed.has(id))) throw new AppError("validation", CUSTOMER_MESSAGES.unknownCocktail);
+  await transactionAs(deps.db, customer, async (tx) => {
+    await nameAction(tx, "choose_cocktails");
+    await writeDeal(tx, deal.id, { choices: { cocktails: unique } });
+  });
+  return { cocktails: unique };
+}
+
+/** PATCH /api/customer/deal/refuse/{token} with refusalReason (spec 000 §4): the deal's customer only. */
+export async function refuseAsCustomer(deps: Deps, actor: Actor, token: string, body: Record<string, unknown>): Promise<UpdateResult> {
+  const customer = requireCustomer(actor);
+  checkToken(token);
+  const [deal] = await transactionAs(deps.db, customer, (tx) => tx<{ id: number }>`select id from public.deals where token = ${token}`);
+  if (!deal) throw new AppError("not_found", DEAL_MESSAGES.unavailable);
+  return await refuseDeal(deps, customer, deal.id, { reason: body.refusalReason ?? body.reason });
+}

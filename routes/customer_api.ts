@@ -1,0 +1,29 @@
+// The customer's deal API (spec 000 §7 'Customer deals'), mounted at /api/customer. Guard: a signed-in
+// user; each use case checks that it is the deal's customer.
+import { Hono } from "hono";
+import { type AppEnv, readBody, success } from "../lib/http/context.ts";
+import { requireUser } from "../lib/http/guards.ts";
+import {
+  customerDeal,
+  customerDeals,
+  customerPayments,
+  linkDeal,
+  refuseAsCustomer,
+  saveChoices,
+} from "../lib/deals/customer_actions.ts";
+
+export const customerApiRoutes = new Hono<AppEnv>()
+  .use("/deal/*", requireUser("api"))
+  .use("/quotes-orders", requireUser("api"))
+  .get("/deal/index", async (c) => success(c, await customerDeals(c.var.deps, c.var.actor)))
+  .get("/quotes-orders", async (c) => success(c, await customerPayments(c.var.deps, c.var.actor)))
+  .get("/deal/get/:token", async (c) => success(c, await customerDeal(c.var.deps, c.var.actor, c.req.param("token"))))
+  .patch("/deal/link/:token", async (c) => success(c, await linkDeal(c.var.deps, c.var.actor, c.req.param("token"))))
+  .patch("/deal/save/choices/:token", async (c) => {
+    const saved = await saveChoices(c.var.deps, c.var.actor, c.req.param("token"), await readBody(c));
+    return success(c, saved, "Votre choix de cocktails est enregistré.");
+  })
+  .patch("/deal/refuse/:token", async (c) => {
+    const { deal, message } = await refuseAsCustomer(c.var.deps, c.var.actor, c.req.param("token"), await readBody(c));
+    return success(c, deal, message);
+  });

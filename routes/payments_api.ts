@@ -1,0 +1,44 @@
+// Card payments (spec 000 §7 'Payment by card'), mounted at /. The provider's configuration and
+// webhook are public (the webhook is authenticated by its signature); the rest needs a signed-in
+// customer, which each use case checks.
+import { Hono } from "hono";
+import { type AppEnv, idParam, readBody, success } from "../lib/http/context.ts";
+import { requireUser } from "../lib/http/guards.ts";
+import {
+  confirmPayment,
+  confirmSimulatedCard,
+  createPaymentIntent,
+  paymentConfig,
+  requestRefund,
+} from "../lib/payments/actions.ts";
+import { quotePaymentIntent, quotePaymentLines } from "../lib/payments/quote_page.ts";
+
+const signedIn = requireUser("api");
+
+export const paymentRoutes = new Hono<AppEnv>()
+  .get("/api/payment/config", (c) => success(c, paymentConfig(c.var.deps)))
+  .use("/api/payment/intent", signedIn)
+  .use("/api/payment/confirm", signedIn)
+  .use("/api/payment/simulated/*", signedIn)
+  .use("/api/deal/:id/refunds", signedIn)
+  .use("/quote/*", signedIn)
+  .post("/api/payment/intent", async (c) => {
+    const intent = await createPaymentIntent(c.var.deps, c.var.actor, await readBody(c));
+    return c.json({ status: "success", ...intent, results: intent });
+  })
+  .post("/api/payment/confirm", async (c) => {
+    const result = await confirmPayment(c.var.deps, c.var.actor, await readBody(c));
+    return c.json({ status: "success", ...result, results: result });
+  })
+  .post("/api/payment/simulated/confirm", async (c) =>
+    success(c, await confirmSimulatedCard(c.var.deps, c.var.actor, await readBody(c))))
+  .post("/api/deal/:id/refunds", async (c) => {
+    const { message } = await requestRefund(c.var.deps, c.var.actor, idParam(c, "id"), await readBody(c));
+    return success(c, null, message);
+  })
+  // The older calls of the quote payment page /devis/{slug} (spec 000 §7).
+  .post("/quote/stripe/create", async (c) => {
+    const intent = await quotePaymentIntent(c.var.deps, c.var.actor, await readBody(c));
+    return c.json({ clientSecret: intent.clientSecret, amount: intent.amount, paymentIntentId: intent.paymentIntentId });
+  })
+  .get("/quote/lines/:id", async (c) => c.json(await quotePaymentLines(c.var.deps, c.var.actor, c.req.param("id"))));

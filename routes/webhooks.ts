@@ -1,0 +1,8 @@
+// Providers' webhooks, mounted at /api/webhooks. Public: authenticated by their signature, not by a
+// session (servers send no Origin, so the CSRF check lets them through).
+import { Hono } from "hono";
+import type { AppEnv } from "../lib/http/context.ts";
+import { stripeWebhook } from "../lib/payments/webhook.ts";
+
+export const stripeWebhookRoutes = new Hono<AppEnv>()
+  .post("/stripe", (c) => stripeWebhook(c.var.deps)(c.req.raw));
