@@ -33,6 +33,9 @@ import { partnerPageRoutes } from "./partner_pages.tsx";
 import { adminDealRoutes } from "./admin_deals.tsx";
 import { dealRequestRoutes } from "./deal_request.tsx";
 import { mediaRoutes } from "./media.ts";
+import { customerApiRoutes } from "./customer_api.ts";
+import { paymentRoutes } from "./payments_api.ts";
+import { stripeWebhookRoutes } from "./webhooks.ts";
 
 export const UNEXPECTED_ERROR = "Une erreur inattendue s'est produite, veuillez réessayer";
 
@@ -103,6 +106,9 @@ export async function createApp(deps: Deps): Promise<Hono<AppEnv>> {
   app.route("/dashboard/admin/devis", adminDealRoutes);
   app.route("/demande-de-devis", dealRequestRoutes);
   app.route("/media", mediaRoutes);
+  app.route("/api/customer", customerApiRoutes);
+  app.route("/", paymentRoutes);
+  app.route("/api/webhooks", stripeWebhookRoutes);
 
   const respond = (c: Ctx, error: AppError, status = error.status) => {
     if (wantsJson(c)) {
