@@ -66,7 +66,7 @@ export async function createApp(deps: Deps): Promise<Hono<AppEnv>> {
     c.set("actor", ANONYMOUS);
     await next();
   });
-  app.use("*", securityHeaders(deps.config.secureCookies));
+  app.use("*", securityHeaders({ secure: deps.config.secureCookies, stripe: !!deps.config.stripePublishableKey }));
   app.use("*", rejectNulBytes());
   app.use("*", requestSizeLimit());
   // The cookie's session becomes the request's actor: one statement, no transaction of its own.

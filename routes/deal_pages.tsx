@@ -4,8 +4,7 @@
 import { Hono } from "hono";
 import { type AppEnv, currentUser, idParam } from "../lib/http/context.ts";
 import { requireUser } from "../lib/http/guards.ts";
-import { dealHistory, getDeal } from "../lib/deals/actions.ts";
-import { type Catalogue, EMPTY_CATALOGUE, getCompanySetting } from "../lib/deals/settings_actions.ts";
+import { dealPage } from "../lib/deals/actions.ts";
 import { DEAL_MESSAGES } from "../lib/deals/rules.ts";
 import { renderDashboardPage } from "../components/layout/render.tsx";
 import { DealPage } from "../components/deals/detail/DealPage.tsx";
@@ -22,13 +21,7 @@ export const dealPageRoutes = new Hono<AppEnv>()
     const { deps, actor } = c.var;
     const id = idParam(c, "id", DEAL_MESSAGES.notFound);
     const role = currentUser(c).user.type as DealViewer;
-    const deal = await getDeal(deps, actor, id);
-    const history = await dealHistory(deps, actor, id);
-    // The lists the client chooses from: the deal's partner's catalogue ('Paramètres' tab).
-    const stored = deal.company ? await getCompanySetting(deps, actor, "cocktails", deal.company.id) : null;
-    const catalogue: Catalogue | null = deal.company
-      ? { ...EMPTY_CATALOGUE, ...(stored?.value as Partial<Catalogue> | undefined) }
-      : null;
+    const { deal, history, catalogue } = await dealPage(deps, actor, id);
     return renderDashboardPage(
       c,
       deal.name || `Devis n°${deal.id}`,

@@ -3,7 +3,6 @@
 // loaded, the current text is shown as it will read.
 import { useEffect, useState } from "react";
 import type { ComponentType } from "preact";
-import { EDITOR_HEIGHT } from "../../lib/richtext/rules.ts";
 
 export interface RichTextEditorProps {
   value: string;
@@ -34,8 +33,7 @@ export function RichTextField(props: RichTextEditorProps) {
   if (Editor) return <Editor {...props} />;
   return (
     <div
-      class="rounded-lg border border-slate-300 bg-slate-50 p-3 text-sm text-slate-500"
-      style={{ minHeight: `${props.height ?? EDITOR_HEIGHT}px` }}
+      class="min-h-[300px] rounded-lg border border-slate-300 bg-slate-50 p-3 text-sm text-slate-500"
       aria-busy={!failed}
     >
       {failed ? "L'éditeur n'a pas pu être chargé. Rechargez la page." : "Chargement de l'éditeur…"}

@@ -3,11 +3,21 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef } from "react";
 
+/** The spec's dialog widths, as classes (Tailwind sees only literal class names). */
+const WIDTHS = {
+  400: "max-w-[400px]",
+  480: "max-w-[480px]",
+  500: "max-w-[500px]",
+  600: "max-w-[600px]",
+  700: "max-w-[700px]",
+  800: "max-w-[800px]",
+} as const;
+
 export function Dialog({ open, onClose, title, width = 600, children, testId }: {
   open: boolean;
   onClose: () => void;
   title: string;
-  width?: number;
+  width?: keyof typeof WIDTHS;
   children: ComponentChildren;
   testId?: string;
 }) {
@@ -24,8 +34,7 @@ export function Dialog({ open, onClose, title, width = 600, children, testId }: 
       onClose={onClose}
       aria-label={title}
       data-testid={testId}
-      class="m-auto w-[calc(100vw-2rem)] rounded-2xl bg-white p-0 shadow-xl"
-      style={{ maxWidth: `${width}px` }}
+      class={`m-auto w-[calc(100vw-2rem)] rounded-2xl bg-white p-0 shadow-xl ${WIDTHS[width]}`}
     >
       {open && (
         <div class="p-6">

@@ -73,7 +73,13 @@ import {
   type QuoteRequest,
   type QuoteTotals,
 } from "./pricing.ts";
-import { loadCatalogue, loadCommissionTiers, loadDeviseurSettings, loadPricing } from "./settings_actions.ts";
+import {
+  type Catalogue,
+  loadCatalogue,
+  loadCommissionTiers,
+  loadDeviseurSettings,
+  loadPricing,
+} from "./settings_actions.ts";
 import { MAP_INVALID, parseMapEmbed } from "./map.ts";
 import { requestReceivedEmail } from "./emails.ts";
 import { crmUpdateQueued } from "../crm/rules.ts";
@@ -320,6 +326,24 @@ export async function listDealsForAdmin(
 export async function listOwnDeals(deps: Deps, actor: Actor): Promise<DealListItem[]> {
   const { actor: user } = requireRole(actor, ["Company", "Customer"]);
   return await transactionAs(deps.db, user, (tx) => listVisibleDeals(tx));
+}
+
+export interface DealPageData {
+  deal: DealPayload;
+  history: StatusChange[];
+  /** The deal's partner's cocktail catalogue (the 'Paramètres' tab), null without a partner. */
+  catalogue: Catalogue | null;
+}
+
+/** Everything the deal detail page shows, in one transaction as the admin or the partner. */
+export async function dealPage(deps: Deps, actor: Actor, id: number): Promise<DealPageData> {
+  const { actor: user, role } = requireRole(actor, ["Admin", "Company"]);
+  return await transactionAs(deps.db, user, async (tx) => {
+    const deal = await readPayload(deps, tx, role, id);
+    const history = await statusHistory(tx, id);
+    const catalogue = deal.company ? await loadCatalogue(tx, deal.company.id) : null;
+    return { deal, history, catalogue };
+  });
 }
 
 export async function dealHistory(deps: Deps, actor: Actor, id: number): Promise<StatusChange[]> {

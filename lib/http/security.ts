@@ -6,15 +6,22 @@ import { bodyLimit } from "hono/body-limit";
 import { AppError } from "../errors.ts";
 import type { AppEnv } from "./context.ts";
 
-export function securityHeaders(secure: boolean): MiddlewareHandler<AppEnv> {
+/** The CSP: scripts, styles and fonts from this site only, no inline script. Style attributes are
+ * allowed (the rich texts partners write carry them, sanitised property by property on save); frames
+ * only Google Maps embeds (a deal's map); with Stripe configured, Stripe.js and its frames. */
+export function securityHeaders(options: { secure: boolean; stripe: boolean }): MiddlewareHandler<AppEnv> {
+  const stripeScripts = options.stripe ? ["https://js.stripe.com"] : [];
+  const stripeFrames = options.stripe ? ["https://js.stripe.com", "https://hooks.stripe.com"] : [];
   return secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
-      scriptSrc: ["'self'"],
+      scriptSrc: ["'self'", ...stripeScripts],
       styleSrc: ["'self'"],
+      styleSrcAttr: ["'unsafe-inline'"],
       imgSrc: ["'self'", "data:", "https:"],
       fontSrc: ["'self'"],
-      connectSrc: ["'self'"],
+      connectSrc: ["'self'", ...(options.stripe ? ["https://api.stripe.com"] : [])],
+      frameSrc: ["https://www.google.com/maps/embed", ...stripeFrames],
       objectSrc: ["'none'"],
       baseUri: ["'self'"],
       formAction: ["'self'"],
@@ -22,7 +29,7 @@ export function securityHeaders(secure: boolean): MiddlewareHandler<AppEnv> {
     },
     xFrameOptions: "DENY",
     referrerPolicy: "strict-origin-when-cross-origin",
-    strictTransportSecurity: secure ? "max-age=31536000; includeSubDomains" : false,
+    strictTransportSecurity: options.secure ? "max-age=31536000; includeSubDomains" : false,
     crossOriginEmbedderPolicy: false,
   });
 }

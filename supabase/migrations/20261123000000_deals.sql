@@ -285,13 +285,17 @@ create trigger deals_guard_update before update on public.deals
 -- the action the use case named (set_config('app.deal_action', …, true)).
 create or replace function public.record_deal_status() returns trigger
 language plpgsql security definer set search_path = '' as $$
+declare
+  -- The user behind the change: the request's, or the one a system function acts for (an admin's
+  -- manual payment is recorded by record_payment, which names the admin in app.deal_actor).
+  actor uuid := coalesce((select auth.uid()), nullif(current_setting('app.deal_actor', true), '')::uuid);
 begin
   if tg_op = 'INSERT' or new.status is distinct from old.status then
     insert into public.deal_status_changes (deal_id, from_status, to_status, action, actor_id, impersonator_id, actor_role, reason)
     values (new.id, case when tg_op = 'UPDATE' then old.status end, new.status,
             coalesce(nullif(current_setting('app.deal_action', true), ''), case when tg_op = 'INSERT' then 'request' else 'set_status' end),
-            (select auth.uid()), nullif((select auth.jwt()) -> 'act' ->> 'sub', '')::uuid,
-            coalesce(public.current_user_type(), (select auth.role()), current_user),
+            actor, nullif((select auth.jwt()) -> 'act' ->> 'sub', '')::uuid,
+            coalesce((select u.type from public.users u where u.id = actor), (select auth.role()), current_user),
             case when new.status in ('refused', 'refused_client', 'refused_partner') then new.refusal_reason end);
   end if;
   return new;

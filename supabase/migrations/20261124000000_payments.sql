@@ -222,6 +222,7 @@ begin
   values (p_deal_id, p_kind, p_amount, p_method, p_provider, p_provider_payment_id, p_recorded_by, p_paid_at)
   returning id into created;
 
+  perform set_config('app.deal_actor', coalesce(p_recorded_by::text, ''), true);
   perform set_config('app.deal_action', case p_method when 'card' then 'card_' else 'manual_' end
     || case p_kind when 'deposit' then 'pay_deposit' when 'balance' then 'pay_balance' else 'pay_total' end, true);
   next_status := case

@@ -1,0 +1,56 @@
+// The deal API as the page's islands call it (spec 001 §7 and the workflow actions of
+// routes/deals_api.ts), and the choice of the message to show when a call fails.
+import { api, ApiError } from "../../ui/api.ts";
+import type { CocktailValidation, DealStatus } from "../../../lib/deals/rules.ts";
+import type { DealPayload } from "./types.ts";
+
+export interface DealAnswer {
+  status: "success";
+  results: DealPayload;
+  message?: string;
+}
+
+export type DealAction =
+  | "send-to-partner"
+  | "validate-availability"
+  | "accept"
+  | "payments"
+  | "refuse"
+  | "reset-choices";
+
+export const dealApi = {
+  patch: (id: number, body: Record<string, unknown>) => api<DealAnswer>("PATCH", `/api/deal/${id}`, body),
+  act: (id: number, action: DealAction, body: Record<string, unknown> = {}) =>
+    api<DealAnswer>("POST", `/api/deal/${id}/${action}`, body),
+  history: (id: number) =>
+    api<{
+      results: {
+        fromStatus: DealStatus | null;
+        toStatus: DealStatus;
+        action: string;
+        actorRole: string;
+        actorName: string | null;
+        impersonated: boolean;
+        reason: string | null;
+        createdAt: string;
+      }[];
+    }>("GET", `/api/deal/${id}/history`),
+  cocktailValidation: (id: number) =>
+    api<{ results: CocktailValidation }>("GET", `/api/deal/${id}/cocktail-validation`),
+};
+
+/** What went wrong, in French: the server's message for a refused request (4xx), else `fallback`
+ * (the spec's message for the action: network failures and server errors say nothing useful). */
+export function failureMessage(error: unknown, fallback: string): string {
+  if (error instanceof ApiError && error.status < 500) {
+    const body = error.body;
+    const fields = Object.values(body.errors ?? {}).filter((m) => m && m !== body.message);
+    return fields[0] ?? body.message ?? body.error ?? fallback;
+  }
+  return fallback;
+}
+
+/** The per-field messages of a refused request (keyed by the payload's top-level field). */
+export function failureFields(error: unknown): Record<string, string> {
+  return error instanceof ApiError ? error.body.errors ?? {} : {};
+}
