@@ -4,7 +4,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "../lib/http/context.ts";
 import { requireUser } from "../lib/http/guards.ts";
 import { listDealsForAdmin } from "../lib/deals/actions.ts";
-import { getSetting } from "../lib/deals/settings_actions.ts";
+import { deviseurScreen, getSetting } from "../lib/deals/settings_actions.ts";
 import type { PricingConfig } from "../lib/deals/pricing.ts";
 import { renderDashboardPage } from "../components/layout/render.tsx";
 import { AdminDealsListPage } from "../components/deals/list/pages.tsx";
@@ -29,10 +29,7 @@ export const adminDealRoutes = new Hono<AppEnv>()
     );
   })
   .get("/parametres", async (c) => {
-    const { deps, actor } = c.var;
-    const values = Object.fromEntries(
-      await Promise.all(DEVISEUR_KEYS.map(async (key) => [key, (await getSetting(deps, actor, key)).value])),
-    );
+    const values = await deviseurScreen(c.var.deps, c.var.actor, DEVISEUR_KEYS);
     return renderDashboardPage(c, "Paramètres des devis", <AdminSettingsPage values={values} />);
   })
   .get("/grille-tarifaire", async (c) => {

@@ -4,16 +4,11 @@ import { Hono } from "hono";
 import { type AppEnv, currentUser } from "../lib/http/context.ts";
 import { requireUser } from "../lib/http/guards.ts";
 import { listOwnDeals } from "../lib/deals/actions.ts";
-import { getCompanySetting, getSetting } from "../lib/deals/settings_actions.ts";
-import type { Catalogue } from "../lib/deals/settings_actions.ts";
-import type { PricingConfig } from "../lib/deals/pricing.ts";
+import { ownCatalogue, partnerPricingForEdit } from "../lib/deals/settings_actions.ts";
 import { renderDashboardPage } from "../components/layout/render.tsx";
 import { PartnerDealsPage } from "../components/deals/list/pages.tsx";
 import { listRow } from "../components/deals/list/rows.ts";
 import { PartnerCocktailsPage, PartnerPricingPage } from "../components/deals/settings/pages.tsx";
-import { PRICING_KEY } from "../components/deals/settings/keys.ts";
-
-const EMPTY_CATALOGUE: Catalogue = { signature: [], classic: [], mocktail: [] };
 
 export const partnerPageRoutes = new Hono<AppEnv>()
   .use(requireUser("page", ["Company"]))
@@ -22,20 +17,18 @@ export const partnerPageRoutes = new Hono<AppEnv>()
     return renderDashboardPage(c, "Mes devis", <PartnerDealsPage rows={deals.map(listRow)} />);
   })
   .get("/grille-tarifaire", async (c) => {
-    const { deps, actor } = c.var;
-    const userId = currentUser(c).user.id;
-    // The partner's own grid, or the default grid it starts from.
-    const own = await getCompanySetting(deps, actor, PRICING_KEY, userId);
-    const config = (own ?? await getSetting(deps, actor, PRICING_KEY)).value as PricingConfig;
+    const { config, own } = await partnerPricingForEdit(c.var.deps, c.var.actor);
     return renderDashboardPage(
       c,
       "Ma grille tarifaire",
-      <PartnerPricingPage config={config} userId={userId} own={own !== null} />,
+      <PartnerPricingPage config={config} userId={currentUser(c).user.id} own={own} />,
     );
   })
   .get("/cocktails", async (c) => {
-    const userId = currentUser(c).user.id;
-    const stored = await getCompanySetting(c.var.deps, c.var.actor, "cocktails", userId);
-    const catalogue = { ...EMPTY_CATALOGUE, ...(stored?.value as Partial<Catalogue> | undefined) };
-    return renderDashboardPage(c, "Mes cocktails", <PartnerCocktailsPage userId={userId} catalogue={catalogue} />);
+    const catalogue = await ownCatalogue(c.var.deps, c.var.actor);
+    return renderDashboardPage(
+      c,
+      "Mes cocktails",
+      <PartnerCocktailsPage userId={currentUser(c).user.id} catalogue={catalogue} />,
+    );
   });

@@ -38,7 +38,13 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     visible: true,
   },
   // A partner's pages (routes/partner_pages.tsx).
-  { path: "/dashboard/partenaire/devis", label: "Mes devis", icon: "quote", roles: ["Company"], visible: true },
+  {
+    path: "/dashboard/partenaire/devis",
+    label: "Mes devis",
+    icon: "quote",
+    roles: ["Company"],
+    visible: true,
+  },
   {
     path: "/dashboard/partenaire/grille-tarifaire",
     label: "Ma grille tarifaire",

@@ -38,7 +38,6 @@ import {
   companyCard,
   customerContact,
   type DealChanges,
-  type DealListItem,
   type DealRow,
   deleteDeal,
   findDeal,
@@ -56,7 +55,15 @@ import {
   updateContact,
   writeDeal,
 } from "./store.ts";
-import { adminSettingsOf, type DealPayload, dealPayload, settingsOf, type Viewer } from "./payload.ts";
+import {
+  adminSettingsOf,
+  type DealListPayload,
+  dealListPayload,
+  type DealPayload,
+  dealPayload,
+  settingsOf,
+  type Viewer,
+} from "./payload.ts";
 import {
   type DealPatch,
   dealPatchSchema,
@@ -306,7 +313,7 @@ export async function listDealsForAdmin(
   deps: Deps,
   actor: Actor,
   query: Record<string, string | undefined>,
-): Promise<{ items: DealListItem[]; total: number; page: number; perPage: number }> {
+): Promise<{ items: DealListPayload[]; total: number; page: number; perPage: number }> {
   const { actor: admin } = requireRole(actor, ["Admin"]);
   const parsed = parseInput(listQuerySchema, query, "La recherche est invalide.");
   const q: AdminListQuery = {
@@ -319,13 +326,19 @@ export async function listDealsForAdmin(
     direction: parsed.direction ?? "desc",
   };
   const result = await transactionAs(deps.db, admin, (tx) => listAllDeals(tx, q));
-  return { ...result, page: q.page, perPage: q.perPage };
+  return {
+    items: result.items.map((d) => dealListPayload(d, "Admin")),
+    total: result.total,
+    page: q.page,
+    perPage: q.perPage,
+  };
 }
 
 /** A partner's deals ('Mes devis') or a customer's: what RLS shows them. */
-export async function listOwnDeals(deps: Deps, actor: Actor): Promise<DealListItem[]> {
-  const { actor: user } = requireRole(actor, ["Company", "Customer"]);
-  return await transactionAs(deps.db, user, (tx) => listVisibleDeals(tx));
+export async function listOwnDeals(deps: Deps, actor: Actor): Promise<DealListPayload[]> {
+  const { actor: user, role } = requireRole(actor, ["Company", "Customer"]);
+  const items = await transactionAs(deps.db, user, (tx) => listVisibleDeals(tx));
+  return items.map((d) => dealListPayload(d, role));
 }
 
 export interface DealPageData {
@@ -644,10 +657,15 @@ export async function acceptDeal(deps: Deps, actor: Actor, id: number): Promise<
     const deal = await findDeal(tx, id, { lock: true });
     const to = check(transition("accept", { from: deal.status, role: "Admin", locked: locked(deal) }));
     await nameAction(tx, "accept");
-    await writeDeal(tx, id, { status: to, adminSettings: { ...deal.adminSettings, disableQuoteEdits: true } });
+    await writeDeal(tx, id, {
+      status: to,
+      adminSettings: { ...deal.adminSettings, disableQuoteEdits: true },
+    });
     // Written whatever the configuration: delivered once a token is set, skipped without a HubSpot id.
     await tx`insert into public.crm_outbox (deal_id, event, payload)
-             values (${id}, 'deal_accepted', ${JSON.stringify({ hubspotId: deal.hubspotId, status: to })}::jsonb)`;
+             values (${id}, 'deal_accepted', ${
+      JSON.stringify({ hubspotId: deal.hubspotId, status: to })
+    }::jsonb)`;
     crm = crmUpdateQueued(deps.config, deal.hubspotId);
     return await readPayload(deps, tx, "Admin", id);
   });

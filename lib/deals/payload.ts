@@ -2,7 +2,7 @@
 // and only what the caller's role may see. A partner receives the customer's email, phone, company,
 // address and the precise service address only when the matching flag is on: the database already
 // masked them (partner_deal_contact), and this shape never adds them back.
-import type { CompanyCard, ContactRow, DealRow, PhotoRow } from "./store.ts";
+import type { CompanyCard, ContactRow, DealListItem, DealRow, PhotoRow } from "./store.ts";
 import {
   ADMIN_SETTING_KEYS,
   type AdminSettings,
@@ -206,5 +206,37 @@ export function dealPayload(
     phone: contact?.phone ?? null,
     createdAt: unix(deal.createdAt)!,
     editedAt: unix(deal.editedAt),
+  };
+}
+
+/** A deal in a list, as the API answers it: euros and unix seconds like the deal itself. */
+export interface DealListPayload {
+  id: number;
+  token: string;
+  name: string;
+  hubspotId: string | null;
+  status: DealStatus;
+  statusLabel: string;
+  serviceDate: string | null;
+  guests: number | null;
+  eventType: string | null;
+  totalHt: number;
+  createdAt: number;
+  customerName: string;
+  companyId: string | null;
+  companyName: string | null;
+  depositAmount: number | null;
+  totalAmountPaid: number | null;
+}
+
+export function dealListPayload(item: DealListItem, viewer: Viewer): DealListPayload {
+  return {
+    ...item,
+    hubspotId: viewer === "Admin" ? item.hubspotId : null,
+    statusLabel: STATUS_LABELS[item.status],
+    totalHt: centsToEuros(item.totalHt),
+    createdAt: unix(item.createdAt)!,
+    depositAmount: euros(item.depositAmount),
+    totalAmountPaid: euros(item.totalAmountPaid),
   };
 }

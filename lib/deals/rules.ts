@@ -509,3 +509,13 @@ export function validateCocktailList(
   }
   return result(catalogueSize[type] > 0 ? "validation_success" : "no_cocktails");
 }
+
+// The cocktail catalogue ('Mes cocktails', spec 001 §5 and §8).
+export const COCKTAIL_MESSAGES = {
+  required: "Le nom et la description du cocktail sont obligatoires.",
+  saved: "Cocktail sauvegardé avec succès !",
+  deleted: "Cocktail supprimé avec succès !",
+  reordered: "Ordre des cocktails sauvegardé !",
+  saveError: "Erreur lors de la sauvegarde du cocktail.",
+  deleteError: "Erreur lors de la suppression du cocktail.",
+} as const;

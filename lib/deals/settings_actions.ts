@@ -17,7 +17,7 @@ import {
   validateCommissionTiers,
   validatePricing,
 } from "./pricing.ts";
-import { type FieldDefinition, FIELDS } from "./rules.ts";
+import { COCKTAIL_MESSAGES, type FieldDefinition, FIELDS } from "./rules.ts";
 import {
   type CompanyListItem,
   listCompanies,
@@ -107,7 +107,7 @@ export interface CatalogueCocktail {
 export type Catalogue = Record<"signature" | "classic" | "mocktail", CatalogueCocktail[]>;
 
 export const EMPTY_CATALOGUE: Catalogue = { signature: [], classic: [], mocktail: [] };
-export const COCKTAIL_REQUIRED = "Le nom et la description du cocktail sont obligatoires.";
+export const COCKTAIL_REQUIRED = COCKTAIL_MESSAGES.required;
 
 export async function loadCatalogue(tx: Tx, companyId: string): Promise<Catalogue> {
   const stored = await readCompanySetting<Catalogue>(tx, companyId, "cocktails");
@@ -305,7 +305,7 @@ export async function saveCompanySetting(
   return {
     value: checked,
     type: "json",
-    message: name === "deviseur_pricing" ? GRID_SAVED : "Cocktail sauvegardé avec succès !",
+    message: name === "deviseur_pricing" ? GRID_SAVED : COCKTAIL_MESSAGES.saved,
   };
 }
 
@@ -319,4 +319,44 @@ export async function listPartners(deps: Deps, actor: Actor): Promise<CompanyLis
   if (actor.kind !== "user") throw new AppError("unauthenticated");
   if (actor.user.type !== "Admin") throw new AppError("forbidden");
   return await transactionAs(deps.db, actor, (tx) => listCompanies(tx));
+}
+
+/** Every setting of the admin's 'Paramètres' tab, in one transaction (defaults where none is saved). */
+export async function deviseurScreen(
+  deps: Deps,
+  actor: Actor,
+  keys: readonly string[],
+): Promise<Record<string, unknown>> {
+  if (actor.kind !== "user") throw new AppError("unauthenticated");
+  if (actor.user.type !== "Admin") throw new AppError("forbidden");
+  return await transactionAs(deps.db, actor, async (tx) => {
+    const values: Record<string, unknown> = {};
+    for (const key of keys) {
+      if (!SETTING_KEYS.includes(key)) throw new AppError("not_found", "Ce réglage n'existe pas.");
+      values[key] = ((await readSetting(tx, key)) ?? DEFAULTS[key]).value;
+    }
+    return values;
+  });
+}
+
+/** 'Ma grille tarifaire': the partner's own grid, or the default grid it starts from. */
+export async function partnerPricingForEdit(
+  deps: Deps,
+  actor: Actor,
+): Promise<{ config: PricingConfig; own: boolean }> {
+  if (actor.kind !== "user") throw new AppError("unauthenticated");
+  if (actor.user.type !== "Company") throw new AppError("forbidden");
+  return await transactionAs(deps.db, actor, async (tx) => {
+    const own = await readCompanySetting<PricingConfig>(tx, actor.user.id, "deviseur_pricing");
+    if (own) return { config: own.value, own: true };
+    const base = await readSetting<PricingConfig>(tx, "deviseur_pricing");
+    return { config: base?.value ?? DEFAULT_PRICING, own: false };
+  });
+}
+
+/** 'Mes cocktails': the partner's catalogue. */
+export async function ownCatalogue(deps: Deps, actor: Actor): Promise<Catalogue> {
+  if (actor.kind !== "user") throw new AppError("unauthenticated");
+  if (actor.user.type !== "Company") throw new AppError("forbidden");
+  return await transactionAs(deps.db, actor, (tx) => loadCatalogue(tx, actor.user.id));
 }

@@ -1,0 +1,204 @@
+// A list of deals as a table on wide screens and as cards on phones (no horizontal scrolling at
+// 390 px), shared by the partner's 'Mes devis' (server-rendered) and the admin list (an island).
+// Columns of spec 001 §2.9 and §2.12; the caller gives the actions of each row.
+import type { ComponentChildren, JSX } from "preact";
+import { formatEuros } from "../../../lib/deals/money.ts";
+import { isoDateFr } from "../../../lib/deals/format.ts";
+import { StatusChip } from "../StatusChip.tsx";
+import { type DealListRow, paidOf, type SortKey } from "./rows.ts";
+
+export interface SortControl {
+  key: SortKey;
+  direction: "asc" | "desc";
+  /** The URL of the list sorted by `key` (works without JavaScript). */
+  href: (key: SortKey) => string;
+  onSort?: (key: SortKey, event: JSX.TargetedMouseEvent<HTMLAnchorElement>) => void;
+}
+
+interface Props {
+  rows: DealListRow[];
+  /** The admin list shows the partner of each deal. */
+  showPartner: boolean;
+  /** A row's actions: compact in the table, roomier on a card. */
+  actions: (row: DealListRow, layout: "table" | "card") => ComponentChildren;
+  sort?: SortControl;
+  /** Rows being changed (dimmed). */
+  busyIds?: number[];
+}
+
+const TH = "px-2 py-3 align-bottom font-semibold";
+const TD = "px-2 py-3 align-top";
+
+function RequestId({ row }: { row: DealListRow }) {
+  return (
+    <>
+      <span class="font-semibold text-slate-900">#{row.id}</span>
+      {row.name && <span class="block min-w-[7rem] max-w-[12rem] text-xs text-slate-600">{row.name}</span>}
+      {row.hubspotId && (
+        <span class="block text-xs text-slate-400" title="Identifiant HubSpot">HubSpot {row.hubspotId}</span>
+      )}
+    </>
+  );
+}
+
+function Amount({ row }: { row: DealListRow }) {
+  const paid = paidOf(row);
+  return (
+    <>
+      <span class="whitespace-nowrap font-semibold">{formatEuros(row.totalHt)}</span>
+      {paid && (
+        <span class="block text-xs font-medium text-emerald-700" data-testid="deal-paid">
+          {paid.label} : <span class="whitespace-nowrap">{formatEuros(paid.cents)}</span>
+        </span>
+      )}
+    </>
+  );
+}
+
+function SortableHeader(
+  { label, column, sort, align = "left", nowrap = false }: {
+    label: string;
+    column: SortKey;
+    sort?: SortControl;
+    align?: "left" | "right";
+    nowrap?: boolean;
+  },
+) {
+  const cls = `${TH} ${align === "right" ? "text-right" : "text-left"} ${nowrap ? "whitespace-nowrap" : ""}`;
+  if (!sort) return <th class={cls} scope="col">{label}</th>;
+  const active = sort.key === column;
+  return (
+    <th
+      class={cls}
+      scope="col"
+      aria-sort={active ? (sort.direction === "asc" ? "ascending" : "descending") : undefined}
+    >
+      <a
+        href={sort.href(column)}
+        class={`inline-flex items-center gap-1 hover:text-brand-700 ${active ? "text-slate-900" : ""}`}
+        onClick={sort.onSort ? (e) => sort.onSort!(column, e) : undefined}
+        data-sort={column}
+      >
+        {label}
+        <span aria-hidden="true" class={active ? "" : "opacity-30"}>
+          {active && sort.direction === "asc" ? "▲" : "▼"}
+        </span>
+      </a>
+    </th>
+  );
+}
+
+export function DealListView({ rows, showPartner, actions, sort, busyIds = [] }: Props) {
+  return (
+    <>
+      {/* Wide screens: a table (scrolls sideways inside its frame if the screen is still too narrow). */}
+      <div class="hidden overflow-x-auto rounded-xl border border-slate-200 bg-white lg:block">
+        <table class="w-full text-left text-sm" data-testid="deals-table">
+          <thead class="bg-slate-50 text-slate-600">
+            <tr>
+              <SortableHeader label="# Demande" column="id" sort={sort} />
+              <th class={TH} scope="col">Client</th>
+              <SortableHeader label="Date presta" column="serviceDate" sort={sort} />
+              <th class={`${TH} whitespace-nowrap text-right`} scope="col">Nb de pax</th>
+              <th class={TH} scope="col">Type d'evt</th>
+              {showPartner && <th class={TH} scope="col">Partenaire</th>}
+              <SortableHeader label="Montant HT" column="totalHt" sort={sort} align="right" nowrap />
+              <th class={TH} scope="col">Statut</th>
+              <th class={`${TH} text-right`} scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr
+                key={row.id}
+                class={`border-t border-slate-100 ${busyIds.includes(row.id) ? "opacity-50" : ""}`}
+                data-deal-id={row.id}
+              >
+                <td class={TD}>
+                  <RequestId row={row} />
+                </td>
+                <td class={TD}>{row.customerName || "—"}</td>
+                <td class={`${TD} whitespace-nowrap`}>{isoDateFr(row.serviceDate)}</td>
+                <td class={`${TD} text-right`}>{row.guests ?? "—"}</td>
+                <td class={TD}>{row.eventType || "—"}</td>
+                {showPartner && (
+                  <td class={TD} data-testid="deal-partner">
+                    {row.companyName ?? <span class="italic text-slate-400">Aucun partenaire</span>}
+                  </td>
+                )}
+                <td class={`${TD} text-right`}>
+                  <Amount row={row} />
+                </td>
+                <td class={`${TD} min-w-[7rem] [&>span]:whitespace-normal`}>
+                  <StatusChip status={row.status} />
+                </td>
+                <td class={`${TD} w-px text-right`}>
+                  <div class="flex items-center justify-end gap-1">{actions(row, "table")}</div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+
+      {/* Phones and tablets: one card per deal. */}
+      <ul class="space-y-3 lg:hidden" data-testid="deals-cards">
+        {rows.map((row) => (
+          <li
+            key={row.id}
+            class={`rounded-xl border border-slate-200 bg-white p-4 text-sm ${
+              busyIds.includes(row.id) ? "opacity-50" : ""
+            }`}
+            data-deal-id={row.id}
+          >
+            <div class="flex items-start justify-between gap-3">
+              <div class="min-w-0">
+                <RequestId row={row} />
+              </div>
+              <StatusChip status={row.status} />
+            </div>
+            <dl class="mt-3 grid grid-cols-2 gap-x-4 gap-y-2">
+              <div>
+                <dt class="text-xs text-slate-500">Client</dt>
+                <dd>{row.customerName || "—"}</dd>
+              </div>
+              <div>
+                <dt class="text-xs text-slate-500">Date presta</dt>
+                <dd>{isoDateFr(row.serviceDate)}</dd>
+              </div>
+              <div>
+                <dt class="text-xs text-slate-500">Nb de pax</dt>
+                <dd>{row.guests ?? "—"}</dd>
+              </div>
+              <div>
+                <dt class="text-xs text-slate-500">Type d'evt</dt>
+                <dd>{row.eventType || "—"}</dd>
+              </div>
+              {showPartner && (
+                <div>
+                  <dt class="text-xs text-slate-500">Partenaire</dt>
+                  <dd>{row.companyName ?? <span class="italic text-slate-400">Aucun partenaire</span>}</dd>
+                </div>
+              )}
+              <div>
+                <dt class="text-xs text-slate-500">Montant HT</dt>
+                <dd>
+                  <Amount row={row} />
+                </dd>
+              </div>
+            </dl>
+            <div class="mt-3 flex flex-wrap items-center justify-end gap-2 border-t border-slate-100 pt-3">
+              {actions(row, "card")}
+            </div>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+export const ACTION_LINK =
+  "inline-flex items-center gap-1 rounded-lg border border-slate-300 bg-white px-2.5 py-1.5 text-xs font-medium text-slate-700 hover:border-brand-500 hover:text-brand-700 whitespace-nowrap";
+/** An icon-only action of the table (its name in aria-label and title). */
+export const ACTION_ICON =
+  "inline-flex h-8 w-8 items-center justify-center rounded-lg border border-slate-300 bg-white text-slate-600 hover:border-brand-500 hover:text-brand-700";

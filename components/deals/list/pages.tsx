@@ -1,0 +1,65 @@
+// The deals lists' pages: the admin's 'Liste des devis' tab (an island over the server's first page)
+// and the partner's 'Mes devis' (server-rendered, no JavaScript).
+import { Island } from "../../Island.tsx";
+import { EmptyState, PageTitle } from "../../dashboard/parts.tsx";
+import { Icon } from "../../ui/Icon.tsx";
+import AdminDealsList from "../../../islands/AdminDealsList.tsx";
+import { ACTION_LINK, DealListView } from "./DealListView.tsx";
+import { type AdminListQuery, type DealListRow, editDealPath, publicDealPath } from "./rows.ts";
+import { ADMIN_DEALS_PATH, AdminDealsTabs } from "./tabs.tsx";
+
+export function AdminDealsListPage(
+  { rows, total, query }: { rows: DealListRow[]; total: number; query: AdminListQuery },
+) {
+  return (
+    <>
+      <PageTitle>Devis</PageTitle>
+      <AdminDealsTabs current="list" />
+      <Island
+        component={AdminDealsList}
+        props={{ rows, total, query, basePath: ADMIN_DEALS_PATH }}
+      />
+    </>
+  );
+}
+
+export function PartnerDealsPage({ rows }: { rows: DealListRow[] }) {
+  return (
+    <>
+      <PageTitle>Mes devis</PageTitle>
+      {rows.length === 0
+        ? (
+          <EmptyState>
+            Aucun devis pour le moment. Les demandes que l'équipe vous confie apparaîtront ici.
+          </EmptyState>
+        )
+        : (
+          <>
+            <p class="mb-3 text-sm text-slate-600" data-testid="deals-range">
+              {rows.length} devis, du plus récent au plus ancien
+            </p>
+            <DealListView
+              rows={rows}
+              showPartner={false}
+              actions={(row, layout) => (
+                <div
+                  class={`flex gap-1.5 ${
+                    layout === "table" ? "flex-col items-stretch" : "flex-wrap justify-end"
+                  }`}
+                >
+                  <a href={publicDealPath(row.token)} target="_blank" rel="noopener" class={ACTION_LINK}>
+                    <Icon name="eye" class="h-4 w-4" />
+                    Voir sur le site
+                  </a>
+                  <a href={editDealPath(row.id)} class={ACTION_LINK}>
+                    <Icon name="pencil" class="h-4 w-4" />
+                    Editer/Détails
+                  </a>
+                </div>
+              )}
+            />
+          </>
+        )}
+    </>
+  );
+}
