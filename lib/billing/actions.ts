@@ -227,7 +227,10 @@ const deduction = (invoice: InvoiceRow, label: string): Deduction => ({
 /** Issues every invoice a deal's payments and refunds call for and that is not issued yet: the
  * customer's (FA), the partner's commission (CO), credit notes (AV). One transaction, the deal locked:
  * two issuers at once issue each document once. Returns how many were issued. */
-export async function issueDealInvoices(deps: Pick<Deps, "db" | "config">, dealId: number): Promise<number> {
+export async function issueDealInvoices(
+  deps: { db: Deps["db"]; config: Pick<Config, "platform"> },
+  dealId: number,
+): Promise<number> {
   return await transactionAs(deps.db, BILLING, async (tx) => {
     const [deal] = await tx.query<DealBillingRow>(
       `select ${DEAL_COLUMNS} from public.deals where id = $1 for update`,

@@ -6,6 +6,8 @@
 import { statementAs, systemActor, transactionAs } from "../actor.ts";
 import type { Database, Tx } from "../db/database.ts";
 import { createAccount } from "../auth/actions.ts";
+import { issueDealInvoices } from "../billing/actions.ts";
+import { type Config, loadConfig } from "../config.ts";
 import type { MenuCode } from "../site/chrome.ts";
 import { invalidateSiteChrome } from "../site/chrome.ts";
 import { seedDemoDeals } from "./demo_deals.ts";
@@ -162,7 +164,11 @@ async function seedSite(tx: Tx) {
 }
 
 /** Idempotent: existing accounts and cities are left as they are. */
-export async function seedDemoData(db: Database): Promise<void> {
+/** `config` gives the platform's identity printed on the demo invoices (the environment's by default). */
+export async function seedDemoData(
+  db: Database,
+  config: Pick<Config, "platform"> = loadConfig(),
+): Promise<void> {
   await transactionAs(db, SEED, (tx) => seedSite(tx));
   for (const account of DEMO_ACCOUNTS) {
     const [existing] = await statementAs(db, SEED, "select 1 from public.users where email = $1", [
@@ -172,6 +178,14 @@ export async function seedDemoData(db: Database): Promise<void> {
   }
   // Quotes in every status, the engine's settings and the partners' catalogues (lib/seed/demo_deals.ts).
   await transactionAs(db, SEED, (tx) => seedDemoDeals(tx));
+  // The demo payments' invoices and commission invoices, as the billing job would issue them.
+  const unbilled = await statementAs<{ id: number }>(
+    db,
+    SEED,
+    `select distinct deal_id as id from public.deal_payments p
+     where not exists (select from public.invoices i where i.payment_id = p.id and i.series = 'FA') order by 1`,
+  );
+  for (const { id } of unbilled) await issueDealInvoices({ db, config }, id);
   invalidateSiteChrome();
 }
 

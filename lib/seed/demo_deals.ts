@@ -386,12 +386,9 @@ export const DEMO_DEALS: DemoDeal[] = [
     n: 8,
     path: ["new", "send"],
     partner: "shaker",
-    contact: {
-      firstname: "Claire",
-      lastname: "Mercier",
-      email: "claire.mercier@example.fr",
-      phone: "+33678451236",
-    },
+    // client@example.fr: a sent quote without a deposit (paid in full at once).
+    customer: "client",
+    deposit: false,
     event: "Salon - Congrès",
     inDays: 60,
     weekday: TUE,
@@ -546,12 +543,8 @@ export const DEMO_DEALS: DemoDeal[] = [
     n: 15,
     path: ["new", "send", "accepted", "pay_partial"],
     partner: "mixologie",
-    contact: {
-      firstname: "Léa",
-      lastname: "Garnier",
-      email: "lea.garnier@example.fr",
-      phone: "+33687654321",
-    },
+    // client@example.fr: a quote with its deposit paid, the balance still due.
+    customer: "client",
     event: "Mariage - soirée dansante",
     inDays: 170,
     weekday: SAT,
