@@ -31,6 +31,7 @@ export async function start() {
     logger,
     background: createBackground(logger),
     storage: openStorage(config),
+    payments: openPaymentProvider(config, db),
   };
   const scheduler = await startScheduler(deps);
   const worker = startWorker(deps, outboxQueues(config));

@@ -30,7 +30,16 @@ export interface UserActor {
  * providers, demo data and command-line tasks, the logger, rate limits, and public quote requests
  * (after the use case's checks: the public writes no deal table itself), payments (recorded only
  * through record_payment, after the use case's checks, and the simulated provider's own tables). */
-export type SystemReason = "auth" | "job" | "webhook" | "seed" | "cli" | "log" | "limits" | "intake" | "payments";
+export type SystemReason =
+  | "auth"
+  | "job"
+  | "webhook"
+  | "seed"
+  | "cli"
+  | "log"
+  | "limits"
+  | "intake"
+  | "payments";
 
 export interface SystemActor {
   kind: "system";

@@ -36,6 +36,11 @@ import { mediaRoutes } from "./media.ts";
 import { customerApiRoutes } from "./customer_api.ts";
 import { paymentRoutes } from "./payments_api.ts";
 import { stripeWebhookRoutes } from "./webhooks.ts";
+import { billingDownloadRoutes } from "./billing_downloads.ts";
+import { dealShowRoutes } from "./deal_show.tsx";
+import { partnerPublicRoutes } from "./partner_public.tsx";
+import { customerPageRoutes } from "./customer_pages.tsx";
+import { quotePaymentRoutes } from "./quote_payment.tsx";
 
 export const UNEXPECTED_ERROR = "Une erreur inattendue s'est produite, veuillez réessayer";
 
@@ -66,7 +71,10 @@ export async function createApp(deps: Deps): Promise<Hono<AppEnv>> {
     c.set("actor", ANONYMOUS);
     await next();
   });
-  app.use("*", securityHeaders({ secure: deps.config.secureCookies, stripe: !!deps.config.stripePublishableKey }));
+  app.use(
+    "*",
+    securityHeaders({ secure: deps.config.secureCookies, stripe: !!deps.config.stripePublishableKey }),
+  );
   app.use("*", rejectNulBytes());
   app.use("*", requestSizeLimit());
   // The cookie's session becomes the request's actor: one statement, no transaction of its own.
@@ -109,6 +117,11 @@ export async function createApp(deps: Deps): Promise<Hono<AppEnv>> {
   app.route("/api/customer", customerApiRoutes);
   app.route("/", paymentRoutes);
   app.route("/api/webhooks", stripeWebhookRoutes);
+  app.route("/", billingDownloadRoutes);
+  app.route("/deal", dealShowRoutes);
+  app.route("/bar", partnerPublicRoutes);
+  app.route("/dashboard/client", customerPageRoutes);
+  app.route("/devis", quotePaymentRoutes);
 
   const respond = (c: Ctx, error: AppError, status = error.status) => {
     if (wantsJson(c)) {

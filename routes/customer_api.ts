@@ -3,6 +3,7 @@
 import { Hono } from "hono";
 import { type AppEnv, readBody, success } from "../lib/http/context.ts";
 import { requireUser } from "../lib/http/guards.ts";
+import { CUSTOMER_MESSAGES } from "../lib/deals/rules.ts";
 import {
   customerDeal,
   customerDeals,
@@ -17,13 +18,24 @@ export const customerApiRoutes = new Hono<AppEnv>()
   .use("/quotes-orders", requireUser("api"))
   .get("/deal/index", async (c) => success(c, await customerDeals(c.var.deps, c.var.actor)))
   .get("/quotes-orders", async (c) => success(c, await customerPayments(c.var.deps, c.var.actor)))
-  .get("/deal/get/:token", async (c) => success(c, await customerDeal(c.var.deps, c.var.actor, c.req.param("token"))))
-  .patch("/deal/link/:token", async (c) => success(c, await linkDeal(c.var.deps, c.var.actor, c.req.param("token"))))
+  .get(
+    "/deal/get/:token",
+    async (c) => success(c, await customerDeal(c.var.deps, c.var.actor, c.req.param("token"))),
+  )
+  .patch(
+    "/deal/link/:token",
+    async (c) => success(c, await linkDeal(c.var.deps, c.var.actor, c.req.param("token"))),
+  )
   .patch("/deal/save/choices/:token", async (c) => {
     const saved = await saveChoices(c.var.deps, c.var.actor, c.req.param("token"), await readBody(c));
-    return success(c, saved, "Votre choix de cocktails est enregistré.");
+    return success(c, saved, CUSTOMER_MESSAGES.choicesSaved);
   })
   .patch("/deal/refuse/:token", async (c) => {
-    const { deal, message } = await refuseAsCustomer(c.var.deps, c.var.actor, c.req.param("token"), await readBody(c));
+    const { deal, message } = await refuseAsCustomer(
+      c.var.deps,
+      c.var.actor,
+      c.req.param("token"),
+      await readBody(c),
+    );
     return success(c, deal, message);
   });

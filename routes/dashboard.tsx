@@ -1,12 +1,14 @@
 // The signed-in area, mounted at /dashboard. Guard: a signed-in user (anonymous visitors are sent to
 // /login and brought back afterwards).
 import { Hono } from "hono";
-import type { AppEnv } from "../lib/http/context.ts";
+import { type AppEnv, currentUser } from "../lib/http/context.ts";
 import { requireUser } from "../lib/http/guards.ts";
 import { getProfile } from "../lib/accounts/actions.ts";
 import { birthYearChoices } from "../lib/accounts/rules.ts";
 import { renderDashboardPage } from "../components/layout/render.tsx";
-import { EmptyState, PageTitle } from "../components/dashboard/parts.tsx";
+import { PageTitle } from "../components/dashboard/parts.tsx";
+import { customerDeals } from "../lib/deals/customer_actions.ts";
+import { OpenRequestsPage } from "../components/customer/pages.tsx";
 import { Island } from "../components/Island.tsx";
 import DashboardHashLink from "../islands/DashboardHashLink.tsx";
 import ProfileForm from "../islands/ProfileForm.tsx";
@@ -23,15 +25,12 @@ export const dashboardRoutes = new Hono<AppEnv>()
         <PageTitle>Mon tableau de bord</PageTitle>
       </>,
     ))
-  .get("/demandes-en-cours", (c) =>
-    renderDashboardPage(
-      c,
-      "Mes demandes de devis en cours",
-      <>
-        <PageTitle>Mes demandes de devis en cours</PageTitle>
-        <EmptyState>Aucune demande de devis en cours pour l'instant.</EmptyState>
-      </>,
-    ))
+  // A customer's landing page: their requests still in progress (components/customer/pages.tsx).
+  .get("/demandes-en-cours", async (c) => {
+    const actor = currentUser(c);
+    const deals = actor.user.type === "Customer" ? await customerDeals(c.var.deps, actor) : [];
+    return renderDashboardPage(c, "Mes demandes de devis en cours", <OpenRequestsPage deals={deals} />);
+  })
   .get("/profil", async (c) => {
     const user = await getProfile(c.var.deps, c.var.actor);
     return renderDashboardPage(

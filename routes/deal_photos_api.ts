@@ -30,7 +30,11 @@ export const dealPhotoApiRoutes = new Hono<AppEnv>()
   )
   .post("/reorder-photos/:id", async (c) => {
     const id = idParam(c, "id", NOT_FOUND);
-    return success(c, await reorderPhotos(c.var.deps, c.var.actor, id, await readBody(c)), PHOTO_MESSAGES.reordered);
+    return success(
+      c,
+      await reorderPhotos(c.var.deps, c.var.actor, id, await readBody(c)),
+      PHOTO_MESSAGES.reordered,
+    );
   })
   .delete("/photos/:id/:photoId", async (c) => {
     const id = idParam(c, "id", NOT_FOUND);

@@ -30,8 +30,10 @@ export const paymentRoutes = new Hono<AppEnv>()
     const result = await confirmPayment(c.var.deps, c.var.actor, await readBody(c));
     return c.json({ status: "success", ...result, results: result });
   })
-  .post("/api/payment/simulated/confirm", async (c) =>
-    success(c, await confirmSimulatedCard(c.var.deps, c.var.actor, await readBody(c))))
+  .post(
+    "/api/payment/simulated/confirm",
+    async (c) => success(c, await confirmSimulatedCard(c.var.deps, c.var.actor, await readBody(c))),
+  )
   .post("/api/deal/:id/refunds", async (c) => {
     const { message } = await requestRefund(c.var.deps, c.var.actor, idParam(c, "id"), await readBody(c));
     return success(c, null, message);
@@ -39,6 +41,13 @@ export const paymentRoutes = new Hono<AppEnv>()
   // The older calls of the quote payment page /devis/{slug} (spec 000 §7).
   .post("/quote/stripe/create", async (c) => {
     const intent = await quotePaymentIntent(c.var.deps, c.var.actor, await readBody(c));
-    return c.json({ clientSecret: intent.clientSecret, amount: intent.amount, paymentIntentId: intent.paymentIntentId });
+    return c.json({
+      clientSecret: intent.clientSecret,
+      amount: intent.amount,
+      paymentIntentId: intent.paymentIntentId,
+    });
   })
-  .get("/quote/lines/:id", async (c) => c.json(await quotePaymentLines(c.var.deps, c.var.actor, c.req.param("id"))));
+  .get(
+    "/quote/lines/:id",
+    async (c) => c.json(await quotePaymentLines(c.var.deps, c.var.actor, c.req.param("id"))),
+  );

@@ -29,6 +29,13 @@ export function randomToken(bytes = 32): string {
   return btoa(String.fromCharCode(...data)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
 }
 
+/** `bytes` random bytes as lowercase hexadecimal (ids that must be letters and digits only). */
+export function randomHex(bytes = 16): string {
+  return [...crypto.getRandomValues(new Uint8Array(bytes))].map((b) => b.toString(16).padStart(2, "0")).join(
+    "",
+  );
+}
+
 export async function sha256Hex(value: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");

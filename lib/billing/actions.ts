@@ -222,6 +222,7 @@ const deduction = (invoice: InvoiceRow, label: string): Deduction => ({
   totalHT: invoice.totalHT,
   totalVAT: invoice.totalVAT,
   totalTTC: invoice.totalTTC,
+  settled: invoice.totalTTC + (invoice.document.rounding ?? 0),
 });
 
 /** Issues every invoice a deal's payments and refunds call for and that is not issued yet: the
@@ -436,10 +437,13 @@ async function visibleDeal(
   return deal;
 }
 
-const fileName = (doc: BillingDocument) =>
-  `${doc.title.toLowerCase().replace(/[^a-z0-9]+/gi, "-").normalize("NFD").replace(/[\u0300-\u036f]/g, "")}-${
-    doc.number ?? `devis-${doc.reference.dealId}`
-  }.pdf`.replace(/-+/g, "-");
+/** "facture-d-acompte-FA-2026-1B4F05-00001.pdf", "devis-42.pdf" (quotes and proformas have no number:
+ * the deal's). */
+const fileName = (doc: BillingDocument) => {
+  const title = doc.title.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  return `${title}-${doc.number ?? doc.reference.dealId}.pdf`;
+};
 
 export async function dealDocument(
   deps: Deps,
@@ -529,6 +533,7 @@ async function buildUnissued(
         totalHT: depositDoc.totalHT,
         totalVAT: depositDoc.totalVAT,
         totalTTC: depositDoc.totalTTC,
+        settled: depositDoc.totalTTC + depositDoc.rounding,
       };
     return balanceDocument({
       number: null,

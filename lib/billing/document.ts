@@ -42,6 +42,8 @@ export interface Deduction {
   totalHT: number;
   totalVAT: number;
   totalTTC: number;
+  /** What the deducted invoice settled: its TTC plus its rounding. */
+  settled: number;
 }
 
 export type DocumentKind =
@@ -83,6 +85,9 @@ export interface BillingDocument {
   totalHT: number;
   totalVAT: number;
   totalTTC: number;
+  /** BT-114: the cent that makes HT + VAT (VAT rounded on HT) meet an amount paid that no HT reaches
+   * exactly; usually 0, at most one cent either way. */
+  rounding: number;
   deductions: Deduction[];
   /** What the document asks to pay now (0 when already paid). */
   amountDue: number;
@@ -136,10 +141,18 @@ export function vatBreakdown(lines: Pick<DocumentLine, "vatRate" | "totalHT">[])
   }));
 }
 
-/** A TTC amount split into HT and VAT at `rate` (HT rounded, VAT the difference, so they add up). */
-export function splitTTC(ttc: number, rate: number): { ht: number; vat: number } {
-  const ht = Math.round((ttc * 10000) / (10000 + percentToBasisPoints(rate)));
-  return { ht, vat: ttc - ht };
+/** A TTC amount split into HT and VAT at `rate`, the VAT being the HT's VAT rounded (as an invoice
+ * must state it). Not every TTC amount has an HT whose rounded VAT adds up to it (at 20 %, HT + 1 cent
+ * can add 2 cents TTC): then `rounding` carries the missing or extra cent. */
+export function splitTTC(ttc: number, rate: number): { ht: number; vat: number; rounding: number } {
+  const basisPoints = percentToBasisPoints(rate);
+  const nearest = Math.round((ttc * 10000) / (10000 + basisPoints));
+  for (const ht of [nearest, nearest - 1, nearest + 1, nearest - 2, nearest + 2]) {
+    const vat = percentOf(ht, basisPoints);
+    if (ht + vat === ttc) return { ht, vat, rounding: 0 };
+  }
+  const vat = percentOf(nearest, basisPoints);
+  return { ht: nearest, vat, rounding: ttc - nearest - vat };
 }
 
 export interface QuoteSnapshot {
@@ -238,6 +251,7 @@ export function quoteDocument(c: Common): BillingDocument {
     reference: reference(c.quote),
     lines,
     ...t,
+    rounding: 0,
     deductions: [],
     amountDue: t.totalTTC,
     amountPaid: 0,
@@ -254,7 +268,7 @@ export function quoteDocument(c: Common): BillingDocument {
 export function depositDocument(
   c: Common & { amountTTC: number; paidAt: string | null; proforma: boolean },
 ): BillingDocument {
-  const { ht } = splitTTC(c.amountTTC, c.quote.vatRate);
+  const { ht, vat, rounding } = splitTTC(c.amountTTC, c.quote.vatRate);
   const lines: DocumentLine[] = [{
     label:
       `Acompte de ${c.quote.depositPercentage} % sur le devis n° ${c.quote.dealId} — ${c.quote.dealName}`,
@@ -263,8 +277,6 @@ export function depositDocument(
     vatRate: c.quote.vatRate,
     totalHT: ht,
   }];
-  // The VAT is what makes HT + VAT equal the amount paid, whatever the rounding.
-  const vat = [{ rate: c.quote.vatRate, base: ht, amount: c.amountTTC - ht }];
   return {
     kind: c.proforma ? "proforma_deposit" : "deposit",
     title: c.proforma ? TITLES.proforma_deposit : TITLES.deposit,
@@ -275,10 +287,11 @@ export function depositDocument(
     issuedBy: c.issuedBy,
     reference: reference(c.quote),
     lines,
-    vat,
+    vat: [{ rate: c.quote.vatRate, base: ht, amount: vat }],
     totalHT: ht,
-    totalVAT: c.amountTTC - ht,
-    totalTTC: c.amountTTC,
+    totalVAT: vat,
+    totalTTC: ht + vat,
+    rounding,
     deductions: [],
     amountDue: c.proforma ? c.amountTTC : 0,
     amountPaid: c.proforma ? 0 : c.amountTTC,
@@ -299,7 +312,7 @@ export function balanceDocument(
 ): BillingDocument {
   const lines = customerLines(c.quote);
   const t = totalsOf(lines);
-  const deducted = c.deposit?.totalTTC ?? 0;
+  const deducted = c.deposit?.settled ?? 0;
   const kind: DocumentKind = c.deposit
     ? (c.proforma ? "proforma_final" : "final")
     : (c.proforma ? "proforma_full" : "full");
@@ -314,6 +327,7 @@ export function balanceDocument(
     reference: reference(c.quote),
     lines,
     ...t,
+    rounding: 0,
     deductions: c.deposit ? [c.deposit] : [],
     amountDue: c.proforma ? t.totalTTC - deducted : 0,
     amountPaid: c.proforma ? 0 : c.amountPaid,
@@ -331,7 +345,7 @@ export function balanceDocument(
 export function creditNoteDocument(
   c: Omit<Common, "quote"> & { quote: QuoteSnapshot; amountTTC: number; related: string; reason: string },
 ): BillingDocument {
-  const { ht, vat } = splitTTC(c.amountTTC, c.quote.vatRate);
+  const { ht, vat, rounding } = splitTTC(c.amountTTC, c.quote.vatRate);
   return {
     kind: "credit_note",
     title: TITLES.credit_note,
@@ -351,7 +365,8 @@ export function creditNoteDocument(
     vat: [{ rate: c.quote.vatRate, base: ht, amount: vat }],
     totalHT: ht,
     totalVAT: vat,
-    totalTTC: c.amountTTC,
+    totalTTC: ht + vat,
+    rounding,
     deductions: [],
     amountDue: 0,
     amountPaid: 0,
@@ -414,8 +429,9 @@ export function commissionDocument(
     reference: reference(c.quote),
     lines,
     ...t,
+    rounding: 0,
     deductions: c.deposit ? [c.deposit] : [],
-    amountDue: t.totalTTC - (c.deposit?.totalTTC ?? 0),
+    amountDue: t.totalTTC - (c.deposit?.settled ?? 0),
     amountPaid: 0,
     paidAt: null,
     paymentTerms:

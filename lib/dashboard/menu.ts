@@ -37,6 +37,21 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     roles: ["Customer"],
     visible: true,
   },
+  // A customer's quotes and payments (routes/customer_pages.tsx).
+  {
+    path: "/dashboard/client/devis",
+    label: "Mes devis",
+    icon: "quote",
+    roles: ["Customer"],
+    visible: true,
+  },
+  {
+    path: "/dashboard/client/reglements",
+    label: "Vos règlements de devis",
+    icon: "quote",
+    roles: ["Customer"],
+    visible: true,
+  },
   // A partner's pages (routes/partner_pages.tsx).
   {
     path: "/dashboard/partenaire/devis",
@@ -69,6 +84,14 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     visible: true,
   },
   { path: "/dashboard/admin/emails", label: "Emails envoyés", icon: "mail", roles: ["Admin"], visible: true },
+  // The 'Devenir partenaire' applications (routes/admin.tsx).
+  {
+    path: "/dashboard/admin/candidatures",
+    label: "Candidatures partenaires",
+    icon: "inbox",
+    roles: ["Admin"],
+    visible: true,
+  },
   {
     path: "/dashboard/profil",
     label: "Mon profil",

@@ -2,10 +2,12 @@ import { assertEquals } from "../../tests/support/assert.ts";
 import { DASHBOARD_ROUTES, dashboardPathForHash, homeFor, menuFor } from "./menu.ts";
 
 Deno.test("each role sees its own side menu", () => {
-  assertEquals(menuFor("Customer").map((r) => r.label), [
-    "Mon tableau de bord",
-    "Mes demandes de devis en cours",
-    "Mon profil",
+  assertEquals(menuFor("Customer").map((r) => [r.label, r.path]), [
+    ["Mon tableau de bord", "/dashboard"],
+    ["Mes demandes de devis en cours", "/dashboard/demandes-en-cours"],
+    ["Mes devis", "/dashboard/client/devis"],
+    ["Vos règlements de devis", "/dashboard/client/reglements"],
+    ["Mon profil", "/dashboard/profil"],
   ]);
   assertEquals(menuFor("Admin").some((r) => r.path === "/dashboard/admin/utilisateurs"), true);
   assertEquals(menuFor("Company").some((r) => r.path.startsWith("/dashboard/admin")), false);
@@ -27,9 +29,14 @@ Deno.test("an admin's menu has the deals screen beside its other pages", () => {
     "Devis",
     "Utilisateurs",
     "Emails envoyés",
+    "Candidatures partenaires",
     "Mon profil",
   ]);
   assertEquals(menuFor("Admin").find((r) => r.label === "Devis")?.path, "/dashboard/admin/devis");
+  assertEquals(
+    menuFor("Admin").find((r) => r.label === "Candidatures partenaires")?.path,
+    "/dashboard/admin/candidatures",
+  );
   assertEquals(menuFor("Customer").some((r) => r.path.startsWith("/dashboard/partenaire")), false);
   assertEquals(menuFor("Admin").some((r) => r.path.startsWith("/dashboard/partenaire")), false);
 });

@@ -21,6 +21,14 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
     onnotice: () => {},
     // The same values as PGlite (see database.ts). Array types follow their element's parser.
     types: {
+      // JSON text is sent as it is (like PGlite does); only objects are encoded. postgres.js would
+      // otherwise encode a string again for a jsonb parameter and store a JSON string.
+      json: {
+        to: 114,
+        from: [114, 3802],
+        serialize: (x: unknown) => (typeof x === "string" ? x : JSON.stringify(x)),
+        parse: (x: string) => JSON.parse(x),
+      },
       int8: { to: OID.int8, from: [OID.int8], serialize: (x: number) => String(x), parse: parseInt8 },
       day: { to: OID.date, from: [OID.date], serialize: (x: string) => x, parse: parseDate },
       timestamp: {
@@ -34,9 +42,17 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
   const wrap = (t: Sql): Tx =>
     makeTx(async <T>(text: string, params: unknown[]) => (await t.unsafe(text, params)) as T[]);
 
+  // postgres.js still opens connections for reserve() after end(): a closed Database must refuse work
+  // rather than leak connections (and answer for a database its owner has let go).
+  let closed = false;
+  const reserve = async (): Promise<Sql> => {
+    if (closed) throw new Error("Database closed");
+    return await sql.reserve();
+  };
+
   /** BEGIN and the claims are sent without waiting: they reach the server with the first query. */
   async function transaction<T>(claims: Claims, fn: (tx: Tx) => Promise<T>): Promise<T> {
-    const conn: Sql = await sql.reserve();
+    const conn: Sql = await reserve();
     const preamble = [
       conn.unsafe("begin").execute(),
       conn.unsafe(CLAIMS_SQL, claimsParams(claims)).execute(),
@@ -63,7 +79,7 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
     kind: "postgres",
     transaction,
     async statement<T>(claims: Claims, text: string, params: unknown[] = []): Promise<T[]> {
-      const conn: Sql = await sql.reserve();
+      const conn: Sql = await reserve();
       const queries = [
         conn.unsafe("begin").execute(),
         conn.unsafe(CLAIMS_SQL, claimsParams(claims)).execute(),
@@ -83,6 +99,7 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
       }
     },
     async execScript(script: string, guard?: (tx: Tx) => Promise<boolean>): Promise<boolean> {
+      if (closed) throw new Error("Database closed");
       return await sql.begin(async (t: Sql) => {
         if (guard && !(await guard(wrap(t)))) return false;
         await t.unsafe(script);
@@ -90,6 +107,7 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
       }) as boolean;
     },
     async close() {
+      closed = true;
       await sql.end({ timeout: 5 });
     },
   };

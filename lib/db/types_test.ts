@@ -50,6 +50,13 @@ async function check(db: Database) {
       [{ x: [1, "é"] }, "2026-05-06", 12345678901, "10.05"],
     );
     assertEquals({ ...back }, { j: { x: [1, "é"] }, d: "2026-05-06", n: 12345678901, m: "10.05" }, db.kind);
+    // JSON text for a jsonb parameter is stored as the JSON it spells, not as a JSON string.
+    const [stored] = await db.statement(
+      { role: "service_role" },
+      "select jsonb_typeof($1::jsonb) as array, jsonb_typeof($2::jsonb) as object, $1::jsonb as value",
+      [JSON.stringify([1, { a: "é" }]), JSON.stringify({ b: true })],
+    );
+    assertEquals({ ...stored }, { array: "array", object: "object", value: [1, { a: "é" }] }, db.kind);
     // An int8 that a double cannot hold exactly is refused, never rounded.
     let refused = false;
     try {
@@ -61,6 +68,14 @@ async function check(db: Database) {
   } finally {
     await db.close();
   }
+  // A closed database refuses work (postgres.js alone would open a new connection).
+  let closedRefused = false;
+  try {
+    await db.statement({ role: "service_role" }, "select 1");
+  } catch {
+    closedRefused = true;
+  }
+  assertEquals(closedRefused, true, `${db.kind}: a closed database refuses statements`);
 }
 
 Deno.test({

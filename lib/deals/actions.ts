@@ -13,6 +13,7 @@ import { enqueueEmail } from "../mail/outbox.ts";
 import { normalizePhone } from "../accounts/phone.ts";
 import { PHONE_INVALID } from "../accounts/rules.ts";
 import { sanitizeRichText } from "../richtext/sanitize.ts";
+import { MAX_RICH_TEXT, RICH_TEXT_TOO_LONG } from "../richtext/rules.ts";
 import { dealPhotoPath } from "../storage/storage.ts";
 import {
   type AdminSettings,
@@ -49,10 +50,10 @@ import {
   partnerContact,
   queueNotification,
   refreshSearchText,
+  setServiceAddress,
   type StatusChange,
   statusHistory,
   type StoredLine,
-  updateContact,
   writeDeal,
 } from "./store.ts";
 import {
@@ -416,6 +417,7 @@ export async function updateDeal(deps: Deps, actor: Actor, id: number, body: unk
     let parameters = { vat: deal.parameters.vat ?? 20, commissionRate: deal.parameters.commissionRate ?? 0 };
     let calculations = deal.calculations;
     let action = "edit";
+    let notify: "quote_ready" | "quote_updated" | null = null;
 
     if (patch.company !== undefined) {
       const companyId = patch.company === null
@@ -459,7 +461,7 @@ export async function updateDeal(deps: Deps, actor: Actor, id: number, body: unk
         if (role === "Company" && deal.adminSettings.showServiceAddress !== true) {
           throw new AppError("forbidden", DEAL_MESSAGES.notAllowed);
         }
-        await updateContact(tx, id, { serviceAddress: adresse_precise });
+        await setServiceAddress(tx, id, adresse_precise);
       }
       properties = { ...deal.properties, ...rest };
       changes.properties = properties;
@@ -485,12 +487,9 @@ export async function updateDeal(deps: Deps, actor: Actor, id: number, body: unk
       changes.adminSettings = { ...deal.adminSettings, ...patch.adminSettings };
     }
     if (patch.adminComments !== undefined) changes.adminComments = patch.adminComments;
-    if (patch.description !== undefined) changes.description = sanitizeRichText(patch.description);
-    if (patch.adminDescription !== undefined) {
-      changes.adminDescription = sanitizeRichText(patch.adminDescription);
+    for (const field of ["description", "adminDescription", "customField1", "customField2"] as const) {
+      if (patch[field] !== undefined) changes[field] = richText(field, patch[field]);
     }
-    if (patch.customField1 !== undefined) changes.customField1 = sanitizeRichText(patch.customField1);
-    if (patch.customField2 !== undefined) changes.customField2 = sanitizeRichText(patch.customField2);
     if (map !== undefined) changes.mapUrl = map || null;
     if (patch.name !== undefined) changes.name = patch.name;
     if (patch.hubspotId !== undefined) changes.hubspotId = patch.hubspotId || null;
@@ -501,6 +500,12 @@ export async function updateDeal(deps: Deps, actor: Actor, id: number, body: unk
       status = moved.status;
       action = moved.action;
       message = moved.message;
+      if (moved.action === "validate") {
+        // Validating through the status dialog does what 'Valider ma disponibilité' does.
+        properties = { ...properties, envoi_devis: "oui" };
+        changes.properties = properties;
+        notify = status === "edited" ? "quote_updated" : "quote_ready";
+      }
     }
     if (status !== deal.status) changes.status = status;
 
@@ -518,11 +523,21 @@ export async function updateDeal(deps: Deps, actor: Actor, id: number, body: unk
     }
     await nameAction(tx, action);
     await writeDeal(tx, id, changes);
+    if (notify) await queueNotification(tx, id, notify);
     if (changes.companyId !== undefined || changes.name !== undefined) await refreshSearchText(tx, id);
     return await readPayload(deps, tx, role, id);
   });
   await deps.logger.info("deals", "Devis modifié", { dealId: id, userId: user.user.id, fields: sent });
   return { deal: result, message };
+}
+
+/** Sanitised rich text, checked for length once sanitised (escaping can make it longer). */
+function richText(field: string, html: string): string {
+  const clean = sanitizeRichText(html);
+  if (clean.length > MAX_RICH_TEXT) {
+    throw new AppError("validation", RICH_TEXT_TOO_LONG, { [field]: RICH_TEXT_TOO_LONG });
+  }
+  return clean;
 }
 
 /** A status asked for through PATCH or the status dialog, turned into the action it stands for. */
@@ -712,12 +727,17 @@ export async function resetChoices(deps: Deps, actor: Actor, id: number): Promis
 }
 
 export const PAID_DEAL_UNDELETABLE = "Un devis payé ne peut pas être supprimé.";
+export const CARD_PAYMENT_BEGUN =
+  "Un paiement par carte a été commencé pour ce devis : il ne peut pas être supprimé. Refusez-le plutôt.";
 
 export async function removeDeal(deps: Deps, actor: Actor, id: number): Promise<void> {
   const { actor: admin } = requireRole(actor, ["Admin"]);
   const photos = await transactionAs(deps.db, admin, async (tx) => {
     const deal = await findDeal(tx, id, { lock: true });
     if (deal.depositPaidAt || deal.paidAt) throw new AppError("conflict", PAID_DEAL_UNDELETABLE);
+    // A card payment begun may still succeed: the deal must stay for it to be recorded.
+    const [intent] = await tx`select 1 from public.payment_intents where deal_id = ${id} limit 1`;
+    if (intent) throw new AppError("conflict", CARD_PAYMENT_BEGUN);
     const photos = await listPhotos(tx, id);
     await deleteDeal(tx, id);
     return photos;

@@ -8,11 +8,22 @@ import type { Tx } from "../db/database.ts";
 import { AppError } from "../errors.ts";
 import { parseInput } from "../validation.ts";
 import { z } from "zod";
-import { type CocktailListType, DEAL_MESSAGES, type DealStatus, REFUSED_STATUSES } from "./rules.ts";
+import {
+  type CocktailListType,
+  CUSTOMER_MESSAGES,
+  DEAL_MESSAGES,
+  type DealStatus,
+  REFUSED_STATUSES,
+} from "./rules.ts";
 import { type DealPayload } from "./payload.ts";
 import { findDeal, listVisibleDeals, nameAction, writeDeal } from "./store.ts";
 import { readPayload, refuseDeal, type UpdateResult } from "./actions.ts";
-import { type Catalogue, type CatalogueCocktail, EMPTY_CATALOGUE, loadCatalogue } from "./settings_actions.ts";
+import {
+  type Catalogue,
+  type CatalogueCocktail,
+  EMPTY_CATALOGUE,
+  loadCatalogue,
+} from "./settings_actions.ts";
 import { centsToEuros } from "./money.ts";
 
 const PUBLIC_PAGE = systemActor("intake");
@@ -29,14 +40,6 @@ export const VISIBLE_STATUSES: DealStatus[] = [
   "refused_client",
   "refused_partner",
 ];
-
-export const CUSTOMER_MESSAGES = {
-  linkedElsewhere: "Ce devis est rattaché à un autre compte client : connectez-vous avec le compte qui l'a demandé.",
-  choicesSaved: "Votre choix de cocktails est enregistré.",
-  tooManyCocktails: (n: number) => `Vous pouvez choisir ${n} cocktail${n > 1 ? "s" : ""} au plus.`,
-  unknownCocktail: "Ce cocktail n'est pas proposé pour ce devis.",
-  choicesClosed: "Le choix des cocktails n'est plus possible pour ce devis.",
-} as const;
 
 const TOKEN = /^[a-f0-9]{32,128}$/;
 
@@ -70,12 +73,19 @@ export function companySlug(name: string, id: string): string {
   return `${base || "partenaire"}-${id.slice(0, 8)}`;
 }
 
-function proposed(listType: CocktailListType | null, catalogue: Catalogue, custom: { id: string; name: string; description: string }[]) {
+function proposed(
+  listType: CocktailListType | null,
+  catalogue: Catalogue,
+  custom: { id: string; name: string; description: string }[],
+) {
   if (listType === "creation") return custom.map((c) => ({ ...c, photo: "" }));
   return listType ? catalogue[listType] : [];
 }
 
-async function relationOf(tx: Tx, actor: Actor, deal: { customerId: string | null; companyId: string | null }): Promise<Relation> {
+function relationOf(
+  actor: Actor,
+  deal: { customerId: string | null; companyId: string | null },
+): Relation {
   if (actor.kind !== "user") return "anonymous";
   if (actor.user.type === "Admin") return "admin";
   if (actor.user.type === "Company") return deal.companyId === actor.user.id ? "partner" : "other_user";
@@ -87,33 +97,74 @@ async function relationOf(tx: Tx, actor: Actor, deal: { customerId: string | nul
  * partner's or an admin's details), read by the system once the token matched a sent quote. */
 export async function publicDeal(deps: Deps, actor: Actor, token: string): Promise<PublicDeal> {
   checkToken(token);
-  return await transactionAs(deps.db, PUBLIC_PAGE, async (tx) => {
-    const [row] = await tx<{ id: number; status: DealStatus }>`select id, status from public.deals where token = ${token}`;
-    if (!row || !VISIBLE_STATUSES.includes(row.status)) throw new AppError("not_found", DEAL_MESSAGES.unavailable);
-    const deal = await findDeal(tx, row.id);
-    const relation = await relationOf(tx, actor, deal);
-    const payload = await readPayload(deps, tx, "Customer", row.id);
-    // Only the deal's customer (and admins) read the contact and account details on this page.
-    if (relation !== "customer" && relation !== "admin") {
-      Object.assign(payload, { email: null, phone: null, customer: null });
-      delete payload.properties.adresse_precise;
+  return await transactionAs(deps.db, PUBLIC_PAGE, (tx) => readPublicDeal(deps, tx, actor, token));
+}
+
+async function readPublicDeal(deps: Deps, tx: Tx, actor: Actor, token: string): Promise<PublicDeal> {
+  const [row] = await tx<
+    { id: number; status: DealStatus }
+  >`select id, status from public.deals where token = ${token}`;
+  if (!row || !VISIBLE_STATUSES.includes(row.status)) {
+    throw new AppError("not_found", DEAL_MESSAGES.unavailable);
+  }
+  const deal = await findDeal(tx, row.id);
+  const relation = relationOf(actor, deal);
+  const payload = await readPayload(deps, tx, "Customer", row.id);
+  // Only the deal's customer (and admins) read the contact and account details on this page.
+  if (relation !== "customer" && relation !== "admin") {
+    Object.assign(payload, { email: null, phone: null, customer: null });
+    delete payload.properties.adresse_precise;
+  }
+  let company: CompanyBlock | null = null;
+  let catalogue: Catalogue = EMPTY_CATALOGUE;
+  if (deal.companyId) {
+    const [c] = await tx<{ name: string; city: string | null; vatExemption: boolean }>`
+      select coalesce(name, trim(firstname || ' ' || lastname)) as name, city, vat_exemption as "vatExemption"
+      from public.users where id = ${deal.companyId}`;
+    catalogue = await loadCatalogue(tx, deal.companyId);
+    if (c) {
+      company = {
+        name: c.name,
+        slug: companySlug(c.name, deal.companyId),
+        city: c.city,
+        vatExemption: c.vatExemption,
+        cocktails: catalogue,
+      };
     }
-    let company: CompanyBlock | null = null;
-    let catalogue: Catalogue = EMPTY_CATALOGUE;
-    if (deal.companyId) {
-      const [c] = await tx<{ name: string; city: string | null; vatExemption: boolean }>`
-        select coalesce(name, trim(firstname || ' ' || lastname)) as name, city, vat_exemption as "vatExemption"
-        from public.users where id = ${deal.companyId}`;
-      catalogue = await loadCatalogue(tx, deal.companyId);
-      if (c) company = { name: c.name, slug: companySlug(c.name, deal.companyId), city: c.city, vatExemption: c.vatExemption, cocktails: catalogue };
-    }
-    return {
-      relation,
-      deal: payload,
-      company,
-      proposedCocktails: proposed(payload.settings.cocktailListType, catalogue, payload.settings.customCocktails),
-    };
-  });
+  }
+  return {
+    relation,
+    deal: payload,
+    company,
+    proposedCocktails: proposed(
+      payload.settings.cocktailListType,
+      catalogue,
+      payload.settings.customCocktails,
+    ),
+  };
+}
+
+/** GET /deal/show/{token} and /devis/{slug}: one transaction that links a signed-in customer to a deal
+ * that has no customer yet (a deal linked to someone else stays theirs and is shown read-only), then
+ * reads the page's data. Null when no sent quote has this token. */
+export async function openDealPage(deps: Deps, actor: Actor, token: string): Promise<PublicDeal | null> {
+  if (!TOKEN.test(token)) return null;
+  const customer = actor.kind === "user" && actor.user.type === "Customer" ? actor : null;
+  let linkedNow: number | null = null;
+  try {
+    const page = await transactionAs(deps.db, PUBLIC_PAGE, async (tx) => {
+      if (customer) {
+        const link = await linkInTransaction(tx, customer, token, { conflict: "keep" });
+        if (link.changed) linkedNow = link.id;
+      }
+      return await readPublicDeal(deps, tx, actor, token);
+    });
+    if (linkedNow !== null && customer) await logLink(deps, linkedNow, customer);
+    return page;
+  } catch (error) {
+    if (error instanceof AppError && error.code === "not_found") return null;
+    throw error;
+  }
 }
 
 /** PATCH /api/customer/deal/link/{token}: a signed-in customer opening the page becomes the deal's
@@ -121,19 +172,43 @@ export async function publicDeal(deps: Deps, actor: Actor, token: string): Promi
 export async function linkDeal(deps: Deps, actor: Actor, token: string): Promise<{ linked: boolean }> {
   checkToken(token);
   if (actor.kind !== "user") throw new AppError("unauthenticated");
-  if (actor.user.type !== "Customer") throw new AppError("forbidden", "Seul un compte client peut être rattaché à un devis.");
+  if (actor.user.type !== "Customer") {
+    throw new AppError("forbidden", "Seul un compte client peut être rattaché à un devis.");
+  }
   const customer: UserActor = actor;
-  const result = await transactionAs(deps.db, PUBLIC_PAGE, async (tx) => {
-    const [deal] = await tx<{ id: number; customerId: string | null; status: DealStatus }>`
-      select id, customer_id as "customerId", status from public.deals where token = ${token} for update`;
-    if (!deal || !VISIBLE_STATUSES.includes(deal.status)) throw new AppError("not_found", DEAL_MESSAGES.unavailable);
-    if (deal.customerId === customer.user.id) return { linked: true, changed: false, id: deal.id };
-    if (deal.customerId) throw new AppError("conflict", CUSTOMER_MESSAGES.linkedElsewhere);
-    await writeDeal(tx, deal.id, { customerId: customer.user.id });
-    return { linked: true, changed: true, id: deal.id };
-  });
-  if (result.changed) await deps.logger.info("deals", "Devis rattaché à un compte client", { dealId: result.id, userId: customer.user.id });
-  return { linked: result.linked };
+  const result = await transactionAs(
+    deps.db,
+    PUBLIC_PAGE,
+    (tx) => linkInTransaction(tx, customer, token, { conflict: "refuse" }),
+  );
+  if (result.changed) await logLink(deps, result.id, customer);
+  return { linked: true };
+}
+
+/** Links the deal of `token` to `customer` when it has none. A deal of another customer is refused
+ * (409), or kept as it is with `conflict: "keep"` (the page then shows it read-only). */
+async function linkInTransaction(
+  tx: Tx,
+  customer: UserActor,
+  token: string,
+  options: { conflict: "refuse" | "keep" },
+): Promise<{ changed: boolean; id: number }> {
+  const [deal] = await tx<{ id: number; customerId: string | null; status: DealStatus }>`
+    select id, customer_id as "customerId", status from public.deals where token = ${token} for update`;
+  if (!deal || !VISIBLE_STATUSES.includes(deal.status)) {
+    throw new AppError("not_found", DEAL_MESSAGES.unavailable);
+  }
+  if (deal.customerId === customer.user.id) return { changed: false, id: deal.id };
+  if (deal.customerId) {
+    if (options.conflict === "keep") return { changed: false, id: deal.id };
+    throw new AppError("conflict", CUSTOMER_MESSAGES.linkedElsewhere);
+  }
+  await writeDeal(tx, deal.id, { customerId: customer.user.id });
+  return { changed: true, id: deal.id };
+}
+
+async function logLink(deps: Deps, dealId: number, customer: UserActor) {
+  await deps.logger.info("deals", "Devis rattaché à un compte client", { dealId, userId: customer.user.id });
 }
 
 function requireCustomer(actor: Actor): UserActor {
@@ -156,7 +231,14 @@ export async function customerDeal(deps: Deps, actor: Actor, token: string): Pro
 /** GET /api/customer/deal/index ('Mes devis' of a customer). */
 export async function customerDeals(deps: Deps, actor: Actor) {
   const customer = requireCustomer(actor);
-  const rows = await transactionAs(deps.db, customer, (tx) => listVisibleDeals(tx));
+  const { rows, paid } = await transactionAs(deps.db, customer, async (tx) => ({
+    rows: await listVisibleDeals(tx),
+    // The kinds of payment each deal received: its invoices menu (one invoice per kind).
+    paid: await tx<{ dealId: number; kinds: string[] }>`
+      select deal_id as "dealId", array_agg(distinct kind order by kind) as kinds
+      from public.deal_payments group by deal_id`,
+  }));
+  const kindsOf = new Map(paid.map((p) => [Number(p.dealId), p.kinds]));
   return rows.map((d) => ({
     id: d.id,
     token: d.token,
@@ -167,6 +249,7 @@ export async function customerDeals(deps: Deps, actor: Actor) {
     serviceDate: d.serviceDate,
     companyName: d.companyName,
     amountHT: centsToEuros(d.totalHt),
+    paidKinds: kindsOf.get(d.id) ?? [],
   }));
 }
 
@@ -174,12 +257,26 @@ export async function customerDeals(deps: Deps, actor: Actor) {
  * is its token (/devis/{token}). */
 export async function customerPayments(deps: Deps, actor: Actor) {
   const customer = requireCustomer(actor);
-  const rows = await transactionAs(deps.db, customer, (tx) =>
-    tx<{ id: string; token: string; name: string; amount: number; kind: string; paidAt: Date; invoiceId: string | null }>`
+  const rows = await transactionAs(
+    deps.db,
+    customer,
+    (tx) =>
+      tx<
+        {
+          id: string;
+          token: string;
+          name: string;
+          amount: number;
+          kind: string;
+          paidAt: Date;
+          invoiceId: string | null;
+        }
+      >`
       select p.id, d.token, d.name, p.amount, p.kind, p.paid_at as "paidAt",
         (select i.id from public.invoices i where i.payment_id = p.id and i.series = 'FA' limit 1) as "invoiceId"
       from public.deal_payments p join public.deals d on d.id = p.deal_id
-      order by p.paid_at desc`);
+      order by p.paid_at desc`,
+  );
   return rows.map((p) => ({
     id: p.id,
     quote: { slug: p.token, title: p.name },
@@ -196,28 +293,47 @@ const choicesSchema = z.object({
 
 /** PATCH /api/customer/deal/save/choices/{token}: capped at the authorised number, only cocktails the
  * quote proposes (mocktails only when the menu is alcohol-free: the list type decides). */
-export async function saveChoices(deps: Deps, actor: Actor, token: string, body: unknown): Promise<{ cocktails: string[] }> {
+export async function saveChoices(
+  deps: Deps,
+  actor: Actor,
+  token: string,
+  body: unknown,
+): Promise<{ cocktails: string[] }> {
   const customer = requireCustomer(actor);
   checkToken(token);
   const { choices } = parseInput(choicesSchema, body, DEAL_MESSAGES.invalid);
   const unique = [...new Set(choices.cocktails)];
-  const [deal] = await transactionAs(deps.db, customer, (tx) =>
-    tx<{ id: number; status: DealStatus; companyId: string | null; settings: Record<string, unknown> }>`
-      select id, status, company_id as "companyId", settings from public.deals where token = ${token}`);
+  const [deal] = await transactionAs(
+    deps.db,
+    customer,
+    (tx) =>
+      tx<{ id: number; status: DealStatus; companyId: string | null; settings: Record<string, unknown> }>`
+      select id, status, company_id as "companyId", settings from public.deals where token = ${token}`,
+  );
   if (!deal) throw new AppError("not_found", DEAL_MESSAGES.unavailable);
-  if (!VISIBLE_STATUSES.includes(deal.status) || REFUSED_STATUSES.includes(deal.status) || deal.status === "win") {
+  if (
+    !VISIBLE_STATUSES.includes(deal.status) || REFUSED_STATUSES.includes(deal.status) || deal.status === "win"
+  ) {
     throw new AppError("conflict", CUSTOMER_MESSAGES.choicesClosed);
   }
   const listType = (deal.settings.cocktailListType ?? null) as CocktailListType | null;
   const authorised = Number(deal.settings.nbCocktailsAuthorized) || 3;
-  if (unique.length > authorised) throw new AppError("validation", CUSTOMER_MESSAGES.tooManyCocktails(authorised));
+  if (unique.length > authorised) {
+    throw new AppError("validation", CUSTOMER_MESSAGES.tooManyCocktails(authorised));
+  }
   // The partner's catalogue is not the customer's to read: the system reads the proposed ids.
   const allowed = await transactionAs(deps.db, PUBLIC_PAGE, async (tx) => {
     const catalogue = deal.companyId ? await loadCatalogue(tx, deal.companyId) : EMPTY_CATALOGUE;
-    const custom = (deal.settings.customCocktails ?? []) as { id: string; name: string; description: string }[];
+    const custom = (deal.settings.customCocktails ?? []) as {
+      id: string;
+      name: string;
+      description: string;
+    }[];
     return new Set(proposed(listType, catalogue, custom).map((c) => c.id));
   });
-  if (unique.some((id) => !allowed.has(id))) throw new AppError("validation", CUSTOMER_MESSAGES.unknownCocktail);
+  if (unique.some((id) => !allowed.has(id))) {
+    throw new AppError("validation", CUSTOMER_MESSAGES.unknownCocktail);
+  }
   await transactionAs(deps.db, customer, async (tx) => {
     await nameAction(tx, "choose_cocktails");
     await writeDeal(tx, deal.id, { choices: { cocktails: unique } });
@@ -226,10 +342,19 @@ export async function saveChoices(deps: Deps, actor: Actor, token: string, body:
 }
 
 /** PATCH /api/customer/deal/refuse/{token} with refusalReason (spec 000 §4): the deal's customer only. */
-export async function refuseAsCustomer(deps: Deps, actor: Actor, token: string, body: Record<string, unknown>): Promise<UpdateResult> {
+export async function refuseAsCustomer(
+  deps: Deps,
+  actor: Actor,
+  token: string,
+  body: Record<string, unknown>,
+): Promise<UpdateResult> {
   const customer = requireCustomer(actor);
   checkToken(token);
-  const [deal] = await transactionAs(deps.db, customer, (tx) => tx<{ id: number }>`select id from public.deals where token = ${token}`);
+  const [deal] = await transactionAs(
+    deps.db,
+    customer,
+    (tx) => tx<{ id: number }>`select id from public.deals where token = ${token}`,
+  );
   if (!deal) throw new AppError("not_found", DEAL_MESSAGES.unavailable);
   return await refuseDeal(deps, customer, deal.id, { reason: body.refusalReason ?? body.reason });
 }

@@ -10,6 +10,7 @@ import {
   type DealStatus,
   DEFAULT_ADMIN_SETTINGS,
   DEFAULT_SETTINGS,
+  depositOffered,
   refusalBanner,
   STATUS_LABELS,
 } from "./rules.ts";
@@ -104,8 +105,15 @@ export interface DealPayload {
 const unix = (date: Date | null) => (date ? Math.floor(date.getTime() / 1000) : null);
 const euros = (cents: number | null | undefined) => (cents == null ? null : centsToEuros(cents));
 
+/** A deal's settings as shown everywhere: the defaults under what is stored, and the deposit as the
+ * server offers it (spec 000 §9: unless hasDeposit is explicitly false, for deals stored without it). */
 export function settingsOf(stored: Partial<DealSettings>): DealSettings {
-  return { ...DEFAULT_SETTINGS, ...stored, customCocktails: stored.customCocktails ?? [] };
+  return {
+    ...DEFAULT_SETTINGS,
+    ...stored,
+    hasDeposit: depositOffered(stored),
+    customCocktails: stored.customCocktails ?? [],
+  };
 }
 
 export function adminSettingsOf(stored: Partial<AdminSettings>): AdminSettings {

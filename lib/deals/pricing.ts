@@ -169,15 +169,27 @@ function checkTiers(
   return null;
 }
 
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
 /** The first problem of a pricing grid, or null when it can be saved. */
 export function validatePricing(config: PricingConfig): GridError | null {
   if (
-    !config || !Array.isArray(config.settings) || !Array.isArray(config.flatFees) ||
+    !isObject(config) || !Array.isArray(config.settings) || !Array.isArray(config.flatFees) ||
     !Array.isArray(config.cocktailTiers) || !Array.isArray(config.staffTiers) ||
     !Array.isArray(config.durationTiers) ||
-    config.cocktailTiers.length === 0 || config.staffTiers.length === 0 || config.durationTiers.length === 0
+    config.cocktailTiers.length === 0 || config.staffTiers.length === 0 ||
+    config.durationTiers.length === 0 ||
+    !config.settings.every(isObject) || !config.flatFees.every(isObject)
   ) {
     return { message: GRID_SHAPE_ERROR, section: "settings", index: 0 };
+  }
+  for (const section of ["cocktailTiers", "staffTiers", "durationTiers"] as const) {
+    const index = (config[section] as unknown[]).findIndex((tier) => !isObject(tier));
+    if (index >= 0) {
+      const kind = section === "cocktailTiers" ? "cocktails" : section === "staffTiers" ? "staff" : "durée";
+      return { message: tierError(kind, index + 1), section, index };
+    }
   }
   const cocktails = checkTiers(
     config.cocktailTiers.map((t) => ({
@@ -224,6 +236,8 @@ export function validatePricing(config: PricingConfig): GridError | null {
 /** 'Commission fixe' tiers (spec 001 §5): same rules, messages 'Erreur dans la tranche {n}: …'. */
 export function validateCommissionTiers(tiers: CommissionTier[]): GridError | null {
   if (!Array.isArray(tiers)) return { message: tierError(null, 1), section: "tiers", index: 0 };
+  const broken = tiers.findIndex((tier) => !isObject(tier));
+  if (broken >= 0) return { message: tierError(null, broken + 1), section: "tiers", index: broken };
   return checkTiers(
     tiers.map((t) => ({ from: t.from, to: t.to, values: [t.cost] })),
     "tiers",

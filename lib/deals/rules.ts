@@ -401,6 +401,17 @@ export interface DealSettings {
   nbCocktailsAuthorized: number;
 }
 
+/** What the customer's deal page says (server answers and the cocktail island share them). */
+export const CUSTOMER_MESSAGES = {
+  linkedElsewhere:
+    "Ce devis est rattaché à un autre compte client : connectez-vous avec le compte qui l'a demandé.",
+  choicesSaved: "Votre choix de cocktails est enregistré.",
+  choicesNotSaved: "Votre choix n'a pas pu être enregistré, veuillez réessayer.",
+  tooManyCocktails: (n: number) => `Vous pouvez choisir ${n} cocktail${n > 1 ? "s" : ""} au plus.`,
+  unknownCocktail: "Ce cocktail n'est pas proposé pour ce devis.",
+  choicesClosed: "Le choix des cocktails n'est plus possible pour ce devis.",
+} as const;
+
 /** 30 in the settings form; 35 wherever a deal has no percentage (spec 000 §9, 001 §9). */
 export const DEPOSIT_PERCENTAGE_FORM_DEFAULT = 30;
 export const DEPOSIT_PERCENTAGE_FALLBACK = 35;

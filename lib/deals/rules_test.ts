@@ -1,5 +1,6 @@
 // Every cell of the transition table: each action, from each status, for each role, locked or not.
 import { assertEquals } from "../../tests/support/assert.ts";
+import { settingsOf } from "./payload.ts";
 import {
   DEAL_MESSAGES,
   DEAL_STATUSES,
@@ -232,4 +233,11 @@ Deno.test("cocktail list validation: its four outcomes", () => {
     cocktailListType: "signature",
     selectedCocktails: ["s1"],
   });
+});
+
+Deno.test("a deal stored without hasDeposit shows the deposit the server offers (spec 000 §9)", () => {
+  assertEquals(settingsOf({}).hasDeposit, true);
+  assertEquals(settingsOf({ hasDeposit: false }).hasDeposit, false);
+  assertEquals(settingsOf({ hasDeposit: true, depositPercentage: 40 }).depositPercentage, 40);
+  assertEquals(settingsOf({}).hasDeposit, depositOffered({}));
 });

@@ -310,8 +310,8 @@ export async function saveCompanySetting(
 }
 
 export function getField(name: string): FieldDefinition {
+  if (!Object.hasOwn(FIELDS, name)) throw new AppError("not_found", "Ce champ n'existe pas.");
   const field = FIELDS[name];
-  if (!field) throw new AppError("not_found", "Ce champ n'existe pas.");
   return field;
 }
 

@@ -64,13 +64,17 @@ export function isForeignNavigation(c: Context<AppEnv>): boolean {
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+/** Requests whose route sets its own, larger limit: the deal photo upload (routes/deal_photos_api.ts). */
+const OWN_LIMIT = /^\/api\/deal\/upload-photos\/[^/]+$/;
+
 export function requestSizeLimit(maxSize = MAX_BODY_BYTES): MiddlewareHandler<AppEnv> {
-  return bodyLimit({
+  const limit = bodyLimit({
     maxSize,
     onError: () => {
       throw new AppError("payload_too_large");
     },
   });
+  return (c, next) => (c.req.method === "POST" && OWN_LIMIT.test(c.req.path) ? next() : limit(c, next));
 }
 
 /** A NUL byte in the path or the query (PostgreSQL text cannot hold one) is a bad request. */

@@ -71,9 +71,13 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
     },
     async refund(input) {
       return refundOf(
-        await stripe.refunds.create({ payment_intent: input.paymentIntentId, amount: input.amount }, {
-          idempotencyKey: input.idempotencyKey,
-        }),
+        // The refund's own id travels as metadata: a refund.updated webhook that arrives before this
+        // call's answer is recorded then finds our row (record_refund) instead of adding one.
+        await stripe.refunds.create({
+          payment_intent: input.paymentIntentId,
+          amount: input.amount,
+          metadata: { refundId: input.refundId },
+        }, { idempotencyKey: input.refundId }),
       );
     },
     async retrieveRefund(id) {

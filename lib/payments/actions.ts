@@ -10,7 +10,7 @@ import { parseInput } from "../validation.ts";
 import { centsToEuros, eurosToCents, formatEuros } from "../deals/money.ts";
 import { DEAL_MESSAGES, type DealStatus, STATUS_LABELS, statusChanged, transition } from "../deals/rules.ts";
 import {
-  intentIdempotencyKey,
+  intentParameters,
   PAYMENT_MESSAGES,
   type PaymentKind,
   type PaymentType,
@@ -103,17 +103,9 @@ export async function createPaymentIntent(deps: Deps, actor: Actor, body: unknow
     paidAt: deal.paidAt !== null,
   }, input.paymentType);
   if (!plan.ok) throw new AppError("conflict", plan.error);
-  const idempotencyKey = intentIdempotencyKey(deal.id, plan.kind, plan.amount);
+  const parameters = intentParameters(deal.id, plan.kind, plan.amount, customer.user.id);
   // The provider is called outside any transaction; the intent is recorded right after.
-  const intent = await provider.createIntent({
-    amount: plan.amount,
-    currency: "eur",
-    description: `${deal.name} — ${
-      plan.kind === "deposit" ? "acompte" : plan.kind === "balance" ? "solde" : "règlement"
-    }`,
-    metadata: { dealId: String(deal.id), kind: plan.kind, customerId: customer.user.id },
-    idempotencyKey,
-  });
+  const intent = await provider.createIntent(parameters);
   await statementAs(
     deps.db,
     PAYMENTS,
@@ -128,7 +120,7 @@ export async function createPaymentIntent(deps: Deps, actor: Actor, body: unknow
       plan.kind,
       plan.amount,
       intent.status,
-      idempotencyKey,
+      parameters.idempotencyKey,
     ],
   );
   return {
@@ -170,8 +162,12 @@ export async function recordProviderIntent(
   return { recorded: row?.recorded ?? false, dealId: row?.deal_id ?? null, kind: row?.kind ?? null };
 }
 
+/** A provider's PaymentIntent id as a request may name it (Stripe's "pi_" and letters, digits,
+ * underscores; hyphens tolerated). */
+export const PAYMENT_INTENT_ID = /^pi_[A-Za-z0-9_-]{3,250}$/;
+
 const confirmSchema = z.object({
-  paymentIntentId: z.string().regex(/^pi_[A-Za-z0-9_]{3,250}$/, PAYMENT_MESSAGES.confirmError),
+  paymentIntentId: z.string().regex(PAYMENT_INTENT_ID, PAYMENT_MESSAGES.confirmError),
 });
 
 export interface ConfirmResult {
@@ -412,7 +408,7 @@ export const refundsQueue = {
         const result = await provider.refund({
           paymentIntentId: refund.intent,
           amount: refund.amount,
-          idempotencyKey: refund.id,
+          refundId: refund.id,
         });
         await statementAs(deps.db, PAYMENTS, "select * from public.record_refund($1, $2, $3, $4, $5, $6)", [
           provider.name,

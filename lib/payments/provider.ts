@@ -39,7 +39,9 @@ export interface PaymentProvider {
   retrieveIntent(id: string): Promise<ProviderIntent>;
   /** Succeeded intents created since `since` (the reconciliation job's list). */
   listSucceededSince(since: Date): Promise<ProviderIntent[]>;
-  refund(input: { paymentIntentId: string; amount: number; idempotencyKey: string }): Promise<ProviderRefund>;
+  /** `refundId`, our refund's id, is both the idempotency key (a retry never refunds twice) and the
+   * metadata by which a webhook finds the refund. */
+  refund(input: { paymentIntentId: string; amount: number; refundId: string }): Promise<ProviderRefund>;
   retrieveRefund(id: string): Promise<ProviderRefund>;
 }
 

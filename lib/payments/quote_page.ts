@@ -8,8 +8,17 @@ import { z } from "zod";
 import { publicDeal } from "../deals/customer_actions.ts";
 import { createPaymentIntent, type IntentResult } from "./actions.ts";
 import { PAYMENT_MESSAGES, type PaymentType } from "./rules.ts";
+import type { DealPayload } from "../deals/payload.ts";
+import { centsToEuros, eurosToCents } from "../deals/money.ts";
+import { withVat } from "../deals/pricing.ts";
 
-const TYPES: Record<string, PaymentType> = { deposit: "deposit", total: "full", full: "full", balance: "remaining", remaining: "remaining" };
+const TYPES: Record<string, PaymentType> = {
+  deposit: "deposit",
+  total: "full",
+  full: "full",
+  balance: "remaining",
+  remaining: "remaining",
+};
 
 const schema = z.object({
   id: z.string().regex(/^[a-f0-9]{32,128}$/, PAYMENT_MESSAGES.intentError),
@@ -34,14 +43,23 @@ export interface QuoteLine {
   totalVat: number;
 }
 
-/** GET /quote/lines/{id}: the quote's lines, with 'Gestion de projet', for the deal's customer. */
+/** The line 'Gestion de projet' explains itself on the quote payment page and in its lines. */
+export const PROJECT_MANAGEMENT_DESCRIPTION = "Suivi de votre événement par notre équipe";
+
+/** GET /quote/lines/{id}: the quote's lines, with 'Gestion de projet', for the deal's customer (and
+ * its partner and admins). */
 export async function quotePaymentLines(deps: Deps, actor: Actor, token: string): Promise<QuoteLine[]> {
   const page = await publicDeal(deps, actor, token);
   if (page.relation !== "customer" && page.relation !== "admin" && page.relation !== "partner") {
     throw new AppError("forbidden", PAYMENT_MESSAGES.customersOnly);
   }
-  const vat = page.deal.parameters.vat;
-  const lines: QuoteLine[] = page.deal.lines.map((l) => ({
+  return quoteLinesOf(page.deal);
+}
+
+/** A quote's lines in euros, its cost lines then 'Gestion de projet' (pure). */
+export function quoteLinesOf(deal: DealPayload): QuoteLine[] {
+  const vat = deal.parameters.vat;
+  const lines: QuoteLine[] = deal.lines.map((l) => ({
     title: l.label,
     description: "",
     quantity: l.qty,
@@ -50,16 +68,16 @@ export async function quotePaymentLines(deps: Deps, actor: Actor, token: string)
     total: l.totalCost,
     totalVat: l.totalCostVat,
   }));
-  const management = page.deal.totals.projectManagement;
+  const management = deal.totals.projectManagement;
   if (management > 0) {
     lines.push({
       title: "Gestion de projet",
-      description: "Suivi de votre événement par notre équipe",
+      description: PROJECT_MANAGEMENT_DESCRIPTION,
       quantity: 1,
       price: management,
       vat,
       total: management,
-      totalVat: Math.round(management * (100 + vat)) / 100,
+      totalVat: centsToEuros(withVat(eurosToCents(management) ?? 0, vat)),
     });
   }
   return lines;

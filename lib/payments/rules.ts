@@ -106,8 +106,28 @@ export function quotePaymentType(deal: PayableDeal): QuotePaymentType {
   return depositOffered(deal.settings) ? "deposit" : "total";
 }
 
-/** The idempotency key of an intent: one per (deal, payment kind, amount), so that asking twice gives
- * the same PaymentIntent and a changed amount a new one. */
-export function intentIdempotencyKey(dealId: number, kind: PaymentKind, amount: number): string {
-  return `deal-${dealId}-${kind}-${amount}`;
+/** The idempotency key of an intent: one per (deal, payment kind, amount, customer), so that asking
+ * twice gives the same PaymentIntent and a changed amount a new one. Everything sent with the intent
+ * must follow from these (Stripe refuses a key reused with other parameters): see intentParameters. */
+export function intentIdempotencyKey(
+  dealId: number,
+  kind: PaymentKind,
+  amount: number,
+  customerId: string,
+): string {
+  return `deal-${dealId}-${kind}-${amount}-${customerId}`;
+}
+
+const KIND_WORDS: Record<PaymentKind, string> = { deposit: "acompte", balance: "solde", total: "règlement" };
+
+/** What an intent is created with, from its key's parts only (never the deal's name, which an admin
+ * may change between two asks). */
+export function intentParameters(dealId: number, kind: PaymentKind, amount: number, customerId: string) {
+  return {
+    amount,
+    currency: "eur" as const,
+    description: `Devis n° ${dealId} — ${KIND_WORDS[kind]}`,
+    metadata: { dealId: String(dealId), kind, customerId },
+    idempotencyKey: intentIdempotencyKey(dealId, kind, amount, customerId),
+  };
 }

@@ -4,7 +4,7 @@
 // asynchronous payment would; the worker then reports it like a webhook). Clearly labelled 'Mode démo'.
 import { statementAs, systemActor, transactionAs } from "../actor.ts";
 import type { Database } from "../db/database.ts";
-import { randomToken } from "../auth/crypto.ts";
+import { randomHex } from "../auth/crypto.ts";
 import { type PaymentProvider, ProviderError, type ProviderIntent, type ProviderRefund } from "./provider.ts";
 
 const PROVIDER = systemActor("payments");
@@ -78,7 +78,8 @@ export function simulatedProvider(db: Database): SimulatedProvider {
     name: "simulated",
     publishableKey: "",
     async createIntent(input) {
-      const id = `pi_sim_${randomToken(12)}`;
+      // Stripe's id shape: letters and digits after the prefix.
+      const id = `pi_sim_${randomHex(12)}`;
       const [row] = await statementAs<Row>(
         db,
         PROVIDER,
@@ -90,7 +91,7 @@ export function simulatedProvider(db: Database): SimulatedProvider {
          limit 1`,
         [id, input.amount, input.currency, input.metadata, input.idempotencyKey],
       );
-      return { ...intentOf(row), clientSecret: `${row.id}_secret_${randomToken(12)}` };
+      return { ...intentOf(row), clientSecret: `${row.id}_secret_${randomHex(12)}` };
     },
     async retrieveIntent(id) {
       return intentOf(await find(id));
@@ -145,7 +146,7 @@ export function simulatedProvider(db: Database): SimulatedProvider {
       return rows.map(intentOf);
     },
     async refund(input): Promise<ProviderRefund> {
-      const refundId = `re_sim_${input.idempotencyKey.replace(/[^a-z0-9]/gi, "").slice(0, 40)}`;
+      const refundId = `re_sim_${input.refundId.replace(/[^a-z0-9]/gi, "").slice(0, 40)}`;
       // Like Stripe, the same idempotency key gives the same refund, never a second one.
       const [row] = await statementAs<{ id: string }>(
         db,
@@ -156,7 +157,7 @@ export function simulatedProvider(db: Database): SimulatedProvider {
              updated_at = now()
          where id = $1 and status = 'succeeded' and ($3 = any(refund_keys) or refunded_amount + $2 <= amount)
          returning id`,
-        [input.paymentIntentId, input.amount, input.idempotencyKey],
+        [input.paymentIntentId, input.amount, input.refundId],
       );
       if (!row) throw new ProviderError("Le remboursement dépasse le montant payé.", 422);
       return {

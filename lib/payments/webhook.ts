@@ -7,23 +7,26 @@ import { stripeClient } from "../integrations/stripe.ts";
 import { createStripeWebhookHandler } from "../../supabase/functions/_shared/stripe_webhook.ts";
 
 const WEBHOOK = systemActor("webhook");
-let cached: { key: string; handler: (request: Request) => Promise<Response> } | null = null;
+type Handler = (request: Request) => Promise<Response>;
+/** One handler per database and Stripe settings: an app opened on another database (a restart, a
+ * test) never writes through a closed one. */
+const handlers = new WeakMap<Deps["db"], { key: string; handler: Handler }>();
 
-export function stripeWebhook(deps: Deps): (request: Request) => Promise<Response> {
+export function stripeWebhook(deps: Deps): Handler {
   const { stripeSecretKey, stripeWebhookSecret, stripeApiUrl } = deps.config;
   if (!stripeSecretKey || !stripeWebhookSecret) {
-    return () => Promise.resolve(new Response(JSON.stringify({ error: "Stripe n'est pas configuré" }), { status: 404 }));
+    return () =>
+      Promise.resolve(new Response(JSON.stringify({ error: "Stripe n'est pas configuré" }), { status: 404 }));
   }
   const key = `${stripeSecretKey}|${stripeWebhookSecret}|${stripeApiUrl}`;
-  if (cached?.key !== key) {
-    cached = {
-      key,
-      handler: createStripeWebhookHandler({
-        stripe: stripeClient({ secretKey: stripeSecretKey, apiUrl: stripeApiUrl }),
-        webhookSecret: stripeWebhookSecret,
-        query: (text, params) => statementAs(deps.db, WEBHOOK, text, params),
-      }),
-    };
-  }
-  return cached.handler;
+  const cached = handlers.get(deps.db);
+  if (cached?.key === key) return cached.handler;
+  const db = deps.db;
+  const handler = createStripeWebhookHandler({
+    stripe: stripeClient({ secretKey: stripeSecretKey, apiUrl: stripeApiUrl }),
+    webhookSecret: stripeWebhookSecret,
+    query: (text, params) => statementAs(db, WEBHOOK, text, params),
+  });
+  handlers.set(db, { key, handler });
+  return handler;
 }

@@ -98,7 +98,10 @@ create table public.refunds (
   next_attempt_at timestamptz not null default now(),
   last_error text,
   created_at timestamptz not null default now(),
-  succeeded_at timestamptz
+  succeeded_at timestamptz,
+  -- Set when the provider reports a succeeded refund as failed after all (the money came back to the
+  -- merchant): the refund no longer counts, and a late 'succeeded' report of it is ignored.
+  reversed_at timestamptz
 );
 create unique index refunds_provider_key on public.refunds (provider_refund_id) where provider_refund_id is not null;
 create index refunds_pending_idx on public.refunds (next_attempt_at) where status = 'pending';
@@ -252,8 +255,9 @@ grant execute on function public.record_payment(bigint, text, bigint, text, text
 
 -- A card payment reported by the provider (confirm call, webhook or reconciliation), with the
 -- PaymentIntent as the provider holds it (re-fetched, never taken from the request): recorded only when
--- it succeeded, matches an intent this app created, and carries the same amount. Returns the same as
--- record_payment, or nothing when the intent is unknown or not succeeded.
+-- it succeeded and matches an intent this app created. An amount other than the one asked (changed at
+-- the provider) is recorded as paid, since the money was taken, and logged as an error for the admins.
+-- Returns the same as record_payment, or nothing when the intent is unknown or not succeeded.
 create or replace function public.record_card_payment(
   p_provider text, p_intent_id text, p_status text, p_amount bigint, p_currency text
 ) returns table (payment_id uuid, recorded boolean, deal_id bigint, kind text)
@@ -283,7 +287,8 @@ grant execute on function public.record_card_payment(text, text, text, bigint, t
 -- A refund as the provider reports it (the refund job's answer, or a webhook; a refund made in the
 -- provider's dashboard arrives here too). `p_local_id` is our refunds row when we asked for it (the
 -- provider keeps it in the refund's metadata). The payment's refunded amount grows once, when the
--- refund becomes 'succeeded', however often and in whatever order it is reported.
+-- refund becomes 'succeeded', however often and in whatever order it is reported; a succeeded refund
+-- the provider then reports failed no longer counts (reversed_at), and stays failed.
 create or replace function public.record_refund(
   p_provider text, p_refund_id text, p_intent_id text, p_amount bigint, p_status text, p_local_id uuid default null
 ) returns table (refund_id uuid, succeeded_now boolean)
@@ -292,6 +297,8 @@ declare
   payment public.deal_payments;
   refund public.refunds;
   was_succeeded boolean;
+  succeeds_now boolean;
+  reversed_now boolean;
 begin
   select * into payment from public.deal_payments
   where provider = p_provider and provider_payment_id = p_intent_id for update;
@@ -307,14 +314,22 @@ begin
     returning * into refund;
   end if;
   was_succeeded := refund.status = 'succeeded';
+  succeeds_now := p_status = 'succeeded' and not was_succeeded and refund.reversed_at is null;
+  reversed_now := p_status in ('failed', 'canceled') and was_succeeded;
   update public.refunds set provider_refund_id = p_refund_id,
-    status = case when p_status = 'succeeded' then 'succeeded' when p_status in ('failed', 'canceled') then 'failed' else status end,
-    succeeded_at = case when p_status = 'succeeded' and not was_succeeded then now() else succeeded_at end
+    status = case when succeeds_now then 'succeeded' when p_status in ('failed', 'canceled') then 'failed' else status end,
+    succeeded_at = case when succeeds_now then now() else succeeded_at end,
+    reversed_at = case when reversed_now then now() else reversed_at end
   where id = refund.id;
-  if p_status = 'succeeded' and not was_succeeded then
+  if succeeds_now then
     update public.deal_payments set refunded_amount = refunded_amount + refund.amount where id = payment.id;
+  elsif reversed_now then
+    update public.deal_payments set refunded_amount = refunded_amount - refund.amount where id = payment.id;
+    insert into public.logs (service, type, message, context)
+    values ('payments', 'error', 'Remboursement annulé par le prestataire après succès',
+            jsonb_build_object('refund', refund.id, 'providerRefund', p_refund_id, 'amount', refund.amount));
   end if;
-  return query select refund.id, p_status = 'succeeded' and not was_succeeded;
+  return query select refund.id, succeeds_now;
 end $$;
 revoke execute on function public.record_refund(text, text, text, bigint, text, uuid) from public;
 grant execute on function public.record_refund(text, text, text, bigint, text, uuid) to service_role;

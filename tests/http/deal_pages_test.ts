@@ -104,7 +104,11 @@ httpTest("deal page: the admin sees the header, the tabs and every customer deta
   const stored = (await admin.get(`/api/company/settings/cocktails/${props.deal.company.id}`)).json<
     { results: { value: { signature: unknown[] } } }
   >().results.value;
-  assertEquals(props.catalogue.signature.length, stored.signature.length, "the partner's catalogue for the settings tab");
+  assertEquals(
+    props.catalogue.signature.length,
+    stored.signature.length,
+    "the partner's catalogue for the settings tab",
+  );
   assert(props.catalogue.signature.length > 0);
   assert(html.includes(`data-deal-id="${deal.id}"`), "the presentation slot");
   assertEquals(islandProps(page, "DealPresentation").deal.id, deal.id);

@@ -237,7 +237,13 @@ httpTest("deal screens: each role's side menu links its pages", async () => {
   const customer = await loggedIn(CUSTOMER);
   const customerMenu = sideMenu((await customer.get("/dashboard")).text);
   assert(customerMenu.includes("Mes demandes de devis en cours"));
-  assert(!customerMenu.includes("Mes devis<") && !customerMenu.includes("/dashboard/admin/devis"));
+  // The customer's own 'Mes devis', never the partner's or the admin's pages.
+  assert(customerMenu.includes('href="/dashboard/client/devis"'), "the customer's quotes");
+  assert(customerMenu.includes('href="/dashboard/client/reglements"'), "the customer's payments");
+  assert(
+    !customerMenu.includes("/dashboard/partenaire/") && !customerMenu.includes("/dashboard/admin/devis"),
+    "no partner or admin page",
+  );
 });
 
 // ---------------------------------------------------------------------------------------------------

@@ -17,5 +17,12 @@ export function productionApp(db: Database, origin: string): Promise<Hono<AppEnv
   };
   const config = loadConfig((name) => env[name]);
   const logger = createLogger(db, { quiet: true });
-  return createApp({ config, db, logger, background: createBackground(logger), storage: memoryStorage(), payments: simulatedProvider(db) });
+  return createApp({
+    config,
+    db,
+    logger,
+    background: createBackground(logger),
+    storage: memoryStorage(),
+    payments: simulatedProvider(db),
+  });
 }

@@ -1,0 +1,28 @@
+// The deal page when its token matches no quote a customer may see yet (unknown, or not sent):
+// 'Devis non disponible' (spec 000 §2), answered with 404.
+import { DEAL_MESSAGES } from "../../../lib/deals/rules.ts";
+
+export function DealNotAvailable() {
+  return (
+    <section class="mx-auto max-w-xl px-4 py-20 text-center" data-testid="deal-unavailable">
+      <h1 class="text-2xl font-bold">{DEAL_MESSAGES.unavailable}</h1>
+      <p class="mt-3 text-slate-600">
+        Ce devis n'existe pas, ou il est encore en préparation : vous recevrez un email dès qu'il sera prêt.
+      </p>
+      <div class="mt-8 flex flex-wrap justify-center gap-3">
+        <a
+          href="/"
+          class="inline-block rounded-full bg-brand-500 px-5 py-2 font-semibold text-white hover:bg-brand-600"
+        >
+          Retour à l'accueil
+        </a>
+        <a
+          href="/demande-de-devis"
+          class="inline-block rounded-full border border-slate-300 px-5 py-2 font-semibold"
+        >
+          Demander un devis
+        </a>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,215 @@
+// What the customer deal page (/deal/show/{token}) and the quote payment page (/devis/{slug}) show,
+// worked out once from publicDeal()'s answer: who may do what (spec 000 §6), the payment options by
+// payment stage (§4 'Deal payment stage', 'Quote payment type'), the documents to download and the key
+// figures. Pure: the pages render it, tests read it. The server enforces every one of these rules
+// again (lib/deals/customer_actions.ts, lib/payments/actions.ts, lib/billing/actions.ts).
+import type { PublicDeal, Relation } from "../../../lib/deals/customer_actions.ts";
+import type { DealPayload } from "../../../lib/deals/payload.ts";
+import {
+  COMMITTED_STATUSES,
+  depositOffered,
+  depositPercentage,
+  durationLabel,
+  REFUSED_STATUSES,
+} from "../../../lib/deals/rules.ts";
+import { eurosToCents } from "../../../lib/deals/money.ts";
+import { euros, isoDateFr } from "../../../lib/deals/format.ts";
+import {
+  depositAmountOf,
+  PAYABLE_STATUSES,
+  PAYMENT_MESSAGES,
+  paymentStage,
+  type PaymentType,
+  type QuotePaymentType,
+  quotePaymentType,
+} from "../../../lib/payments/rules.ts";
+
+export const LOGIN_PROMPT = "Veuillez-vous connecter pour télécharger ou accepter votre devis";
+
+/** One payment the customer may make now. Amounts in cents (the server computes them again). */
+export interface PaymentOption {
+  type: PaymentType;
+  label: string;
+  amount: number;
+  /** The login dialog's message when a visitor presses it (spec 000 §4 'Pay without login'). */
+  loginMessage: string;
+}
+
+export interface DocumentLink {
+  label: string;
+  href: string;
+}
+
+export interface Fact {
+  label: string;
+  value: string;
+  testId: string;
+}
+
+const num = (value: unknown): number => {
+  const n = typeof value === "number" ? value : Number(String(value ?? "").replace(",", "."));
+  return Number.isFinite(n) ? n : 0;
+};
+
+const cents = (value: number | null | undefined) => (value == null ? 0 : eurosToCents(value) ?? 0);
+
+/** The date of the service: "12/06/2027", or 'Date à confirmer'. */
+export function serviceDateLabel(properties: Record<string, unknown>): string {
+  const value = properties.deal_prestation_date;
+  return isoDateFr(typeof value === "string" ? value.slice(0, 10) : null);
+}
+
+export function facts(deal: DealPayload): Fact[] {
+  const p = deal.properties;
+  const guests = num(p.nombre_de_participants);
+  const duration = num(p.duree_2_service);
+  const time = typeof p.horaire_souhaite === "string" && /^\d{2}:\d{2}$/.test(p.horaire_souhaite)
+    ? p.horaire_souhaite.replace(":", "h")
+    : "À confirmer";
+  return [
+    { label: "Date", value: serviceDateLabel(p), testId: "fact-date" },
+    { label: "Participants", value: guests > 0 ? String(guests) : "—", testId: "fact-guests" },
+    { label: "Horaire souhaité", value: time, testId: "fact-time" },
+    {
+      label: "Durée du service",
+      value: duration > 0 ? durationLabel(duration) : "—",
+      testId: "fact-duration",
+    },
+    {
+      label: "Prix moyen par cocktail",
+      value: deal.totals.averageCocktailPrice > 0 ? `${euros(deal.totals.averageCocktailPrice)} HT` : "—",
+      testId: "fact-cocktail-price",
+    },
+    {
+      label: "Prix par personne",
+      value: deal.totals.pricePerPerson > 0 ? `${euros(deal.totals.pricePerPerson)} HT` : "—",
+      testId: "fact-person-price",
+    },
+  ];
+}
+
+/** The quote payment page's type (deposit, balance, total, paid), from the deal as shown. */
+export function quoteTypeOf(deal: DealPayload): QuotePaymentType {
+  return quotePaymentType({
+    status: deal.status,
+    settings: deal.settings,
+    totalTTC: cents(deal.totals.totalTTC),
+    depositAmount: deal.depositAmount == null ? null : cents(deal.depositAmount),
+    totalAmountPaid: deal.totalAmountPaid == null ? null : cents(deal.totalAmountPaid),
+    depositPaidAt: deal.depositPaidAt !== null,
+    paidAt: deal.paidAt !== null,
+  });
+}
+
+/** The payments open now: deposit and total before anything is paid (deposit unless the deal has
+ * none), the remaining balance after a deposit, nothing once paid, refused or not payable. */
+export function paymentOptions(deal: DealPayload): PaymentOption[] {
+  if (REFUSED_STATUSES.includes(deal.status) || !PAYABLE_STATUSES.includes(deal.status)) return [];
+  const total = cents(deal.totals.totalTTC);
+  if (total <= 0) return [];
+  const type = quoteTypeOf(deal);
+  if (type === "paid") return [];
+  if (type === "balance") {
+    const remaining = total - cents(deal.depositAmount);
+    return remaining > 0
+      ? [{
+        type: "remaining",
+        label: "Régler le solde",
+        amount: remaining,
+        loginMessage: PAYMENT_MESSAGES.loginForBalance,
+      }]
+      : [];
+  }
+  // Not paid yet; 'pay_partial' without a recorded deposit is not payable by card (lib/payments/rules.ts).
+  if (deal.status === "pay_partial") return [];
+  const full: PaymentOption = {
+    type: "full",
+    label: "Régler la totalité",
+    amount: total,
+    loginMessage: PAYMENT_MESSAGES.loginForTotal,
+  };
+  if (type === "total") return [full];
+  return [
+    {
+      type: "deposit",
+      label: `Régler l'acompte (${depositPercentage(deal.settings)} %)`,
+      amount: depositAmountOf({ settings: deal.settings, totalTTC: total }),
+      loginMessage: PAYMENT_MESSAGES.loginForDeposit,
+    },
+    full,
+  ];
+}
+
+const DOWNLOAD = "/api/customer/deal/download";
+
+/** The quote and the invoices of its payment stage (spec 000 §4 'Deal payment stage'). */
+export function documentLinks(deal: DealPayload): DocumentLink[] {
+  const token = deal.token;
+  const links: DocumentLink[] = [{ label: "Télécharger le devis (PDF)", href: `${DOWNLOAD}/quote/${token}` }];
+  const stage = paymentStage({ depositPaidAt: deal.depositPaidAt !== null, paidAt: deal.paidAt !== null });
+  const invoice = (label: string, kind: string) =>
+    links.push({ label, href: `${DOWNLOAD}/invoice/${token}/${kind}` });
+  const proforma = (label: string, kind: string) =>
+    links.push({ label, href: `${DOWNLOAD}/proforma/${token}/${kind}` });
+  if (stage === "deposit") invoice("Facture d'acompte", "deposit");
+  if (stage === "paid_after_deposit") {
+    invoice("Facture d'acompte", "deposit");
+    invoice("Facture de solde", "final");
+  }
+  if (stage === "paid") invoice("Facture", "full");
+  if (stage === "none" && deal.adminSettings.showProformaInvoice && !REFUSED_STATUSES.includes(deal.status)) {
+    if (depositOffered(deal.settings)) {
+      proforma("Facture proforma d'acompte", "deposit");
+      proforma("Facture proforma de solde", "final");
+    } else proforma("Facture proforma", "full");
+  }
+  return links;
+}
+
+export interface DealShowView {
+  relation: Relation;
+  /** Its own customer: pays, downloads, chooses, refuses. */
+  isCustomer: boolean;
+  /** The deal's customer, its partner and admins download its documents (lib/billing/actions.ts). */
+  canDownload: boolean;
+  canRefuse: boolean;
+  /** Saving choices is open until the deal is refused or won (saveChoices). */
+  canChoose: boolean;
+  /** Admins and the deal's partner: 'Modifier le devis'. */
+  canEdit: boolean;
+  refused: boolean;
+  options: PaymentOption[];
+  documents: DocumentLink[];
+  /** What a visitor's login prompt tells them after login. */
+  loginMessage: string | undefined;
+}
+
+export function dealShowView(page: PublicDeal): DealShowView {
+  const { relation, deal } = page;
+  const isCustomer = relation === "customer";
+  const refused = REFUSED_STATUSES.includes(deal.status);
+  const options = refused ? [] : paymentOptions(deal);
+  return {
+    relation,
+    isCustomer,
+    canDownload: isCustomer || relation === "partner" || relation === "admin",
+    canRefuse: isCustomer && !refused && !COMMITTED_STATUSES.includes(deal.status),
+    canChoose: isCustomer && !refused && deal.status !== "win",
+    canEdit: relation === "partner" || relation === "admin",
+    refused,
+    options,
+    documents: documentLinks(deal),
+    loginMessage: options[0]?.loginMessage,
+  };
+}
+
+/** The VAT line's label: the rate the totals were computed with (20 % unless the partner is exempt,
+ * in which case the quote carries none). */
+export function vatLabel(deal: DealPayload, exempt: boolean): string {
+  if (deal.parameters.vat === 0) return exempt ? "TVA non applicable (art. 293 B du CGI)" : "TVA 0 %";
+  return `TVA ${deal.parameters.vat.toLocaleString("fr-FR")} %`;
+}
+
+export function editPath(id: number): string {
+  return `/dashboard#/espace-partenaire/deal/${id}`;
+}

@@ -1,0 +1,34 @@
+// The customer deal page GET /deal/show/{token} (spec 000 §2 'Customer deal page', §6), mounted at
+// /deal. Public: the token is the shared secret of the quote's email. A signed-in customer opening it
+// is linked to the deal (openDealPage, one transaction); a deal already linked to another customer stays theirs and is shown
+// read-only. The page is never cached nor indexed: it names the customer.
+import { Hono } from "hono";
+import type { AppEnv, Ctx } from "../lib/http/context.ts";
+import { openDealPage, type PublicDeal } from "../lib/deals/customer_actions.ts";
+import { DEAL_MESSAGES } from "../lib/deals/rules.ts";
+import { renderSitePage } from "../components/layout/render.tsx";
+import { DEAL_PAGE_TITLE, DealShowPage } from "../components/deals/show/DealShowPage.tsx";
+import { DealNotAvailable } from "../components/deals/show/NotAvailable.tsx";
+import { dealShowView } from "../components/deals/show/view.ts";
+
+/** The deal behind `token` as the viewer may see it (a customer linked to it first when it has none),
+ * or null when no sent quote has this token. */
+export function openDeal(c: Ctx, token: string): Promise<PublicDeal | null> {
+  return openDealPage(c.var.deps, c.var.actor, token);
+}
+
+export function renderNotAvailable(c: Ctx): Promise<Response> {
+  return renderSitePage(c, DEAL_MESSAGES.unavailable, <DealNotAvailable />, 404);
+}
+
+export const dealShowRoutes = new Hono<AppEnv>()
+  .use(async (c, next) => {
+    c.header("Cache-Control", "no-store");
+    c.header("X-Robots-Tag", "noindex, nofollow");
+    await next();
+  })
+  .get("/show/:token", async (c) => {
+    const page = await openDeal(c, c.req.param("token"));
+    if (!page) return renderNotAvailable(c);
+    return renderSitePage(c, DEAL_PAGE_TITLE, <DealShowPage page={page} view={dealShowView(page)} />);
+  });
