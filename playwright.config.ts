@@ -1,9 +1,13 @@
-// End-to-end tests (Playwright + the Debian Chromium). The web server builds the island bundles and
-// the stylesheet, then starts the app on a fixed port with an in-memory PGlite database loaded with
-// the demo data, so every run starts from the same state.
+// End-to-end tests (Playwright + the Debian Chromium). The first web server builds the island bundles
+// and the stylesheet, then starts the app on a fixed port with an in-memory PGlite database loaded with
+// the demo data, so every run starts from the same state. The second one (started after the first, so
+// the assets are built) runs the same app as in production — APP_ENV=production, https-style cookies
+// (`__Host-session`, Secure), no demo data — on a PGlite folder emptied at each run, with one admin
+// created by `deno task create-admin`; tests/e2e/production.spec.ts uses it.
 import { defineConfig, devices } from "@playwright/test";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
+import { PROD_ADMIN, PROD_DATA_DIR, PROD_PORT, PROD_URL } from "./tests/e2e/support/production.ts";
 
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
 const DENO_BIN_DIR = path.join(ROOT, ".tools", "node_modules", ".bin");
@@ -54,7 +58,7 @@ export default defineConfig({
       },
     },
   ],
-  webServer: {
+  webServer: [{
     command: `"${DENO}" task build && "${DENO}" run -A main.ts`,
     cwd: ROOT,
     url: `${BASE_URL}/ville/paris`,
@@ -73,5 +77,36 @@ export default defineConfig({
       APP_URL: BASE_URL,
       DEMO_DATA: "true",
     },
-  },
+  }, {
+    // Production: a fresh database folder each run, one admin, then the app.
+    command: [
+      `rm -rf "${PROD_DATA_DIR}"`,
+      `mkdir -p "${PROD_DATA_DIR}"`,
+      // The password only for create-admin, in the same shell command (main.ts does not see it).
+      `ADMIN_PASSWORD='${PROD_ADMIN.password}' "${DENO}" task create-admin ${PROD_ADMIN.email} ` +
+      `${PROD_ADMIN.firstname} ${PROD_ADMIN.lastname}`,
+      `"${DENO}" run -A main.ts`,
+    ].join(" && "),
+    cwd: ROOT,
+    // No cities without demo data: the login page answers 200.
+    url: `${PROD_URL}/login`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: "pipe",
+    stderr: "pipe",
+    gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
+    env: {
+      PATH: `${DENO_BIN_DIR}${path.delimiter}${process.env.PATH ?? ""}`,
+      PORT: String(PROD_PORT),
+      HOST: "127.0.0.1",
+      APP_ENV: "production",
+      APP_SECRET: "e2e-production-secret-0123456789abcdef",
+      APP_URL: PROD_URL,
+      // APP_URL is http (the browser's address), so secure cookies are asked for explicitly, as a
+      // deployment behind a TLS proxy would get them from its https APP_URL.
+      SECURE_COOKIES: "true",
+      DATABASE_URL: "",
+      DATA_DIR: PROD_DATA_DIR,
+    },
+  }],
 });

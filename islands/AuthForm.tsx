@@ -4,7 +4,7 @@
 // `stayOnPage`, goes to /after/login.
 import { useEffect, useRef, useState } from "react";
 import { api, ApiError, postField } from "../components/ui/api.ts";
-import { FieldError, FormNotice, TextField } from "../components/form/Field.tsx";
+import { errorId, FieldError, fieldId, FormNotice, TextField } from "../components/form/Field.tsx";
 import {
   EMAIL_TAKEN,
   isEmailShape,
@@ -192,7 +192,10 @@ export default function AuthForm(
       <label class="flex items-start gap-2 text-sm">
         <input
           type="checkbox"
+          id={fieldId(FORM, name)}
           name={name}
+          aria-invalid={errors[name] ? "true" : undefined}
+          aria-describedby={errors[name] ? errorId(FORM, name) : undefined}
           checked={consents[name]}
           onChange={(e) => {
             setConsents({ ...consents, [name]: (e.target as HTMLInputElement).checked });

@@ -6,7 +6,7 @@
 import { useEffect, useState } from "react";
 import type { UserPayload } from "../lib/accounts/store.ts";
 import { api, ApiError } from "../components/ui/api.ts";
-import { FieldError, inputClass, TextField } from "../components/form/Field.tsx";
+import { errorId, FieldError, fieldId, inputClass, TextField } from "../components/form/Field.tsx";
 import {
   additionalEmailError,
   BIRTH_PART_REQUIRED,
@@ -191,8 +191,16 @@ export default function ProfileForm({ user: initialUser, birthYears }: ProfileFo
     <label class="text-sm">
       <span class="sr-only">{label}</span>
       <select
+        id={fieldId(FORM, name)}
         name={name}
         aria-label={label}
+        // Its own message, else the date's (age, real date) shown under the group.
+        aria-invalid={errors[name] || errors.birthdate ? "true" : undefined}
+        aria-describedby={errors[name]
+          ? errorId(FORM, name)
+          : errors.birthdate
+          ? errorId(FORM, "birthdate")
+          : undefined}
         class={`${inputClass(errors[name] ?? errors.birthdate)} bg-white`}
         value={birth[part]}
         onChange={(e) => {
@@ -261,8 +269,11 @@ export default function ProfileForm({ user: initialUser, birthYears }: ProfileFo
         <div class="flex gap-2">
           <input
             type="email"
+            id={fieldId(FORM, "newEmail")}
             name="newEmail"
             aria-label="Email supplémentaire"
+            aria-invalid={errors.emails ? "true" : undefined}
+            aria-describedby={errors.emails ? errorId(FORM, "emails") : undefined}
             value={newEmail}
             placeholder="autre.adresse@exemple.fr"
             class={`${inputClass(errors.emails)} mt-0`}

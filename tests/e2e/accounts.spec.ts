@@ -5,17 +5,21 @@ import {
   authFieldError,
   dashboardMenu,
   DEMO,
+  displayedPhone,
   flash,
   loginThroughForm,
   type NewAccount,
   newAccount,
   registerViaApi,
+  requestsTo,
   uniqueEmail,
   uniqueId,
 } from "./support/helpers.ts";
 
 const REGISTRATION_INVALID = "Veuillez renseigner tous les champs obligatoires";
 const REQUIRED = "Ce champ est requis";
+const PASSWORD_RULE =
+  "Le mot de passe doit contenir au moins 8 caractères, une majuscule, une minuscule, un chiffre et un caractère spécial.";
 const CONSENT_ERRORS = {
   terms: "Vous devez accepter les conditions générales",
   privacy: "Vous devez accepter la politique de confidentialité",
@@ -51,10 +55,16 @@ async function fillRegistration(card: Locator, account: NewAccount): Promise<voi
   for (const name of ["terms", "privacy", "age", "optin"]) await authInput(card, name).check();
 }
 
-async function submitRegistration(page: Page, card: Locator): Promise<void> {
-  const response = page.waitForResponse((r) => r.url().endsWith("/api/security/registration"));
+/** Records the registration requests the page sends from now on: the browser checks every field with
+ * lib/accounts/rules.ts first, so a form it refuses never reaches the server. Tests assert the list is
+ * still empty once the errors of the refused submission are on screen (they would only show after the
+ * response if the form had been sent, so the request would already be recorded). */
+function registrationRequests(page: Page): string[] {
+  return requestsTo(page, "/api/security/registration");
+}
+
+async function submitRegistration(card: Locator): Promise<void> {
   await card.getByRole("button", { name: "S'inscrire" }).click();
-  await response;
 }
 
 test.describe("Inscription", () => {
@@ -80,7 +90,8 @@ test.describe("Inscription", () => {
     }
     await expect(card.locator("[data-error-for]")).toHaveCount(0);
 
-    await submitRegistration(page, card);
+    const sent = registrationRequests(page);
+    await submitRegistration(card);
     await expect(card.getByTestId("form-error")).toHaveText(REGISTRATION_INVALID);
     for (const field of ["firstname", "lastname", "birthdate", "address", "zipcode", "city"]) {
       await expect(authFieldError(card, field), field).toHaveText(REQUIRED);
@@ -93,13 +104,21 @@ test.describe("Inscription", () => {
     );
     for (const [name, message] of Object.entries(CONSENT_ERRORS)) {
       await expect(authFieldError(card, name), name).toHaveText(message);
+      // Tied to its checkbox, as the text fields' messages are to theirs.
+      await expect(authInput(card, name), name).toHaveAttribute("aria-invalid", "true");
+      await expect(authInput(card, name), name).toHaveAccessibleDescription(message);
     }
+    await expect(authInput(card, "email")).toHaveAccessibleDescription("Votre email est requis.");
     // Not a professional: no company errors.
     await expect(authFieldError(card, "name")).toHaveCount(0);
     await expect(authFieldError(card, "siren")).toHaveCount(0);
     await expect(authInput(card, "firstname")).toHaveAttribute("aria-invalid", "true");
-    await expect(authInput(card, "firstname")).toHaveAttribute("aria-describedby", "firstname-error");
+    await expect(authInput(card, "firstname")).toHaveAttribute("id", "auth-firstname");
+    await expect(authInput(card, "firstname")).toHaveAttribute("aria-describedby", "auth-firstname-error");
+    await expect(card.locator("#auth-firstname-error")).toHaveText(REQUIRED);
     await expect(authInput(card, "terms")).not.toBeChecked();
+    // Checked in the browser: nothing was sent.
+    expect(sent).toEqual([]);
     // Still on the form, not logged in.
     expect(new URL(page.url()).pathname).toBe("/login");
     await expect(page.getByRole("link", { name: "Connexion", exact: true })).toBeVisible();
@@ -112,12 +131,14 @@ test.describe("Inscription", () => {
     await card.getByLabel("Je suis un professionnel").check();
     await expect(card.getByLabel("Nom de la société", { exact: true })).toBeVisible();
     await expect(card.getByLabel("SIREN", { exact: true })).toBeVisible();
-    await submitRegistration(page, card);
+    const sent = registrationRequests(page);
+    await submitRegistration(card);
     await expect(card.getByTestId("form-error")).toHaveText(REGISTRATION_INVALID);
     await expect(authFieldError(card, "firstname")).toHaveText(REQUIRED);
     await expect(authFieldError(card, "name")).toHaveText(REQUIRED);
     await expect(authFieldError(card, "siren")).toHaveText(REQUIRED);
     await expect(authFieldError(card, "terms")).toHaveText(CONSENT_ERRORS.terms);
+    expect(sent).toEqual([]);
   });
 
   test("inscription d'un professionnel : vérifications en direct, société et SIREN, puis connexion automatique", async ({ page }) => {
@@ -137,17 +158,24 @@ test.describe("Inscription", () => {
     await fillRegistration(card, account);
     await expect(authFieldError(card, "email")).toHaveCount(0);
     await expect(authFieldError(card, "phone")).toHaveCount(0);
-    await submitRegistration(page, card);
+    const sent = registrationRequests(page);
+    await submitRegistration(card);
     await expect(card.getByTestId("form-error")).toHaveText(REGISTRATION_INVALID);
     await expect(authFieldError(card, "name")).toHaveText(REQUIRED);
     await expect(authFieldError(card, "siren")).toHaveText(REQUIRED);
     await expect(authFieldError(card, "firstname")).toHaveCount(0);
 
+    // Editing a field removes its message at once, before any new submission.
     await authInput(card, "name").fill(account.name!);
+    await expect(authFieldError(card, "name")).toHaveCount(0);
+    await expect(authFieldError(card, "siren")).toHaveText(REQUIRED);
     await authInput(card, "siren").fill("12345");
-    await submitRegistration(page, card);
+    await expect(authFieldError(card, "siren")).toHaveCount(0);
+    await submitRegistration(card);
     await expect(authFieldError(card, "siren")).toHaveText("Le SIREN doit contenir exactement 9 chiffres.");
     await expect(authFieldError(card, "name")).toHaveCount(0);
+    // Both refusals came from the browser's rules.
+    expect(sent).toEqual([]);
 
     await authInput(card, "siren").fill(account.siren!);
     await Promise.all([
@@ -165,7 +193,8 @@ test.describe("Inscription", () => {
     await expect(form.locator("input[name=name]")).toHaveValue(account.name!);
     await expect(form.locator("input[name=siren]")).toHaveValue(account.siren!);
     await expect(form.locator("input[name=email]")).toHaveValue(account.email);
-    await expect(form.locator("input[name=phone]")).toHaveValue(account.phone);
+    // Stored as +33…, shown the French way.
+    await expect(form.locator("input[name=phone]")).toHaveValue(displayedPhone(account.phone));
   });
 
   test("inscription d'un particulier, déconnexion, mauvais mot de passe et reconnexion", async ({ page }) => {
@@ -219,7 +248,7 @@ test.describe("Inscription", () => {
   // Editing a field clears the server's message about it; the live existence check is shown first.
   test("après une soumission vide, taper un email existant affiche 'Cet email existe déjà chez nous.'", async ({ page }) => {
     const card = await openRegistration(page);
-    await submitRegistration(page, card);
+    await submitRegistration(card);
     await expect(authFieldError(card, "email")).toHaveText("Votre email est requis.");
     const check = page.waitForResponse((r) => r.url().endsWith("/email/exists"));
     await authInput(card, "email").pressSequentially(DEMO.client.email, { delay: 10 });
@@ -232,13 +261,39 @@ test.describe("Inscription", () => {
   // The error sits outside the <label>: the accessible name stays "Prénom", the error is its description.
   test("un champ en erreur garde son libellé comme nom accessible", async ({ page }) => {
     const card = await openRegistration(page);
-    await submitRegistration(page, card);
+    await submitRegistration(card);
     await expect(authFieldError(card, "firstname")).toHaveText(REQUIRED);
     await expect(card.getByRole("textbox", { name: "Prénom", exact: true })).toHaveAttribute(
       "aria-invalid",
       "true",
       { timeout: 2_000 },
     );
+  });
+
+  // Spec 000 §5: the confirmation follows the password rule too, and must equal the password.
+  test("le mot de passe et sa confirmation suivent la règle, vérifiés dans le navigateur", async ({ page }) => {
+    const card = await openRegistration(page);
+    const sent = registrationRequests(page);
+    const account = newAccount();
+    await fillRegistration(card, { ...account, password: "cocktail" });
+    await submitRegistration(card);
+    await expect(card.getByTestId("form-error")).toHaveText(REGISTRATION_INVALID);
+    await expect(authFieldError(card, "password")).toHaveText(PASSWORD_RULE);
+    await expect(authFieldError(card, "passwordConfirmation")).toHaveText(PASSWORD_RULE);
+    await expect(card.locator("[data-error-for]")).toHaveCount(2);
+
+    // Each message goes as soon as its field is edited; the other stays.
+    await authInput(card, "password").fill(account.password);
+    await expect(authFieldError(card, "password")).toHaveCount(0);
+    await expect(authFieldError(card, "passwordConfirmation")).toHaveText(PASSWORD_RULE);
+    await authInput(card, "passwordConfirmation").fill("Different#2026");
+    await expect(authFieldError(card, "passwordConfirmation")).toHaveCount(0);
+    await submitRegistration(card);
+    await expect(authFieldError(card, "passwordConfirmation")).toHaveText(
+      "Les mots de passe doivent être identiques.",
+    );
+    await expect(authFieldError(card, "password")).toHaveCount(0);
+    expect(sent).toEqual([]);
   });
 });
 
@@ -258,7 +313,7 @@ test.describe("Mon profil", () => {
     await expect(input("address1")).toHaveValue(account.address);
     await expect(input("zipcode")).toHaveValue(account.zipcode);
     await expect(input("city")).toHaveValue(account.city);
-    await expect(input("phone")).toHaveValue(account.phone);
+    await expect(input("phone")).toHaveValue(displayedPhone(account.phone));
     await expect(input("birthDay")).toHaveValue("14");
     await expect(input("birthMonth")).toHaveValue("5");
     await expect(input("birthYear")).toHaveValue("1990");
@@ -289,6 +344,7 @@ test.describe("Mon profil", () => {
     await emailBox.fill("pas-un-email");
     await addButton.click();
     await expect(emailError).toHaveText("Le mail doit être valide.");
+    await expect(emailBox).toHaveAccessibleDescription("Le mail doit être valide.");
     const extra = Array.from({ length: 6 }, () => uniqueEmail("autre"));
     await emailBox.fill(extra[0].toUpperCase());
     await addButton.click();
@@ -318,25 +374,26 @@ test.describe("Mon profil", () => {
     const expectedEmails = [extra[0], extra[1], extra[3], extra[4], extra[5]];
     await expect(list).toHaveText(expectedEmails.map((e) => new RegExp(`^${e.replace(/[.]/g, "\\.")}`)));
 
-    // A too-short password is refused by the server, nothing is saved.
+    // A too-short password is refused in the browser (12-character rule): nothing is sent or saved.
     const save = form.getByRole("button", { name: "Enregistrer", exact: true });
+    const updates = requestsTo(page, "/api/user/update");
     await input("password").fill("court");
     await input("passwordConfirmation").fill("court");
-    let response = page.waitForResponse((r) => r.url().endsWith("/api/user/update"));
     await save.click();
-    expect((await response).status()).toBe(422);
     await expect(form.getByRole("alert")).toHaveText(
       "Veuillez renseigner toutes les informations obligatoires",
     );
     await expect(form.locator('[data-error-for="password"]')).toHaveText(
       "Le mot de passe doit contenir au moins 12 caractères.",
     );
+    expect(updates).toEqual([]);
 
     // A valid new password and save.
     const newPassword = "NouveauSecret#2026";
     await input("password").fill(newPassword);
+    await expect(form.locator('[data-error-for="password"]')).toHaveCount(0);
     await input("passwordConfirmation").fill(newPassword);
-    response = page.waitForResponse((r) => r.url().endsWith("/api/user/update"));
+    const response = page.waitForResponse((r) => r.url().endsWith("/api/user/update"));
     await save.click();
     expect((await response).status()).toBe(200);
     await expect(form.getByRole("status")).toHaveText("Les données ont été sauvegardées.");

@@ -1,5 +1,6 @@
 // Shared helpers for the end-to-end tests: demo accounts, unique identities, login and registration.
 import { expect, type Locator, type Page } from "@playwright/test";
+import { menuFor } from "../../../lib/dashboard/menu.ts";
 
 export const DEMO_PASSWORD = "Cocktail#2026";
 
@@ -80,9 +81,23 @@ export function authCard(scope: Page | Locator): Locator {
   return scope.getByTestId("auth-card");
 }
 
-/** The per-field error of the AuthForm (`<p id="<field>-error">`). */
+/** The per-field error of a form (`<p id="<form>-<field>-error" data-error-for="<field>">`). */
 export function authFieldError(scope: Page | Locator, field: string): Locator {
-  return scope.locator(`[data-error-for="${field}-error"]`);
+  return scope.locator(`[data-error-for="${field}"]`);
+}
+
+/** A French number as the profile shows it: "0712345678" → "07 12 34 56 78". */
+export function displayedPhone(phone: string): string {
+  return phone.replace(/\s/g, "").replace(/(\d{2})(?=\d)/g, "$1 ");
+}
+
+/** Records the requests the page sends to paths ending with `suffix`, from now on. */
+export function requestsTo(page: Page, suffix: string): string[] {
+  const seen: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname.endsWith(suffix)) seen.push(`${request.method()} ${request.url()}`);
+  });
+  return seen;
 }
 
 /** Logs in through the /login form and waits for the landing page of the account. */
@@ -117,6 +132,13 @@ export async function registerViaApi(page: Page, overrides: Partial<NewAccount> 
   return account;
 }
 
+/** The labels of a role's side menu, in order, as lib/dashboard/menu.ts defines them (the menu grows
+ * with each capability; tests check the page shows this list and what each role must or must not
+ * have). */
+export function menuLabels(type: "Admin" | "Company" | "Customer"): string[] {
+  return menuFor(type).map((route) => route.label);
+}
+
 /** The side menu of the dashboard. */
 export function dashboardMenu(page: Page): Locator {
   return page.getByRole("navigation", { name: "Menu du tableau de bord" });
@@ -126,3 +148,32 @@ export function dashboardMenu(page: Page): Locator {
 export function flash(page: Page, text: string): Locator {
   return page.locator("[data-flash-type]", { hasText: text });
 }
+
+/** Logs in through the login API (no form, so it works with JavaScript turned off too): the session
+ * cookie lands in the page's browser context. */
+export async function loginViaApi(page: Page, email: string, password = DEMO_PASSWORD): Promise<void> {
+  const response = await page.request.post("/api/security/login", { data: { username: email, password } });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+/** The cities of the demo data, in their order (lib/seed/demo.ts). */
+export const DEMO_CITIES: { slug: string; name: string }[] = [
+  ["paris", "Paris"],
+  ["lyon", "Lyon"],
+  ["marseille", "Marseille"],
+  ["bordeaux", "Bordeaux"],
+  ["toulouse", "Toulouse"],
+  ["nantes", "Nantes"],
+  ["lille", "Lille"],
+  ["nice", "Nice"],
+  ["strasbourg", "Strasbourg"],
+  ["montpellier", "Montpellier"],
+  ["rennes", "Rennes"],
+  ["grenoble", "Grenoble"],
+  ["annecy", "Annecy"],
+  ["aix-en-provence", "Aix-en-Provence"],
+  ["biarritz", "Biarritz"],
+  ["dijon", "Dijon"],
+  ["reims", "Reims"],
+  ["tours", "Tours"],
+].map(([slug, name]) => ({ slug, name }));
