@@ -1,6 +1,6 @@
 // 'Liste des devis' (spec 001 §2.12): search, creation-date filters, reset, sort and pages, all
-// answered by the server (GET /api/deal/index); row actions and a row menu (copy the edit or public
-// link, change the partner, delete). The first page comes rendered by the server with the same use
+// answered by the server (GET /api/deal/index); row actions (download the quote, view, edit) and a row
+// menu (copy the edit or public link, change the partner, the invoice downloads that are due, delete). The first page comes rendered by the server with the same use
 // case, and the filter form, sort headers and page links are plain GET links and forms: the list
 // reads and pages without JavaScript; the island only makes it answer in place.
 import { useEffect, useRef, useState } from "react";
@@ -24,11 +24,19 @@ import {
   queryParams,
   queryString,
   rangeLabel,
+  rowDocuments,
   SORT_KEYS,
   SORT_LABELS,
   type SortKey,
 } from "../components/deals/list/rows.ts";
 import { DEAL_MESSAGES } from "../lib/deals/rules.ts";
+import { eurosToCents } from "../lib/deals/money.ts";
+import {
+  DOCUMENT_GROUP_LABELS,
+  type DocumentLink,
+  QUOTE_DOWNLOAD_LABEL,
+  quoteDownloadPath,
+} from "../lib/billing/links.ts";
 
 export interface AdminDealsListProps {
   rows: DealListRow[];
@@ -46,8 +54,10 @@ interface Company {
 }
 
 const NOTICE_MS = 3000;
-/** The row menu's height (four items), to open it upwards near the bottom of the screen. */
-const MENU_HEIGHT = 180;
+/** The row menu's height (four actions, then the invoices and their group headings), to open it
+ * upwards near the bottom of the screen. */
+const menuHeight = (documents: DocumentLink[]) =>
+  180 + documents.length * 40 + new Set(documents.map((d) => d.group)).size * 28;
 
 interface MenuPlace {
   row: DealListRow;
@@ -176,7 +186,7 @@ export default function AdminDealsList(props: AdminDealsListProps) {
     const right = Math.max(8, globalThis.innerWidth - rect.right);
     // Below the button, or above it when the screen has no room left below.
     setMenu(
-      rect.bottom + MENU_HEIGHT + 8 > globalThis.innerHeight
+      rect.bottom + menuHeight(rowDocuments(row)) + 8 > globalThis.innerHeight
         ? { row, bottom: globalThis.innerHeight - rect.top + 4, right }
         : { row, top: rect.bottom + 4, right },
     );
@@ -212,16 +222,26 @@ export default function AdminDealsList(props: AdminDealsListProps) {
     setPartnerFor(null);
     setBusyIds((ids) => [...ids, row.id]);
     try {
-      const answer = await api<{ results: { company: { id: string; name: string } | null } }>(
-        "PATCH",
-        `/api/deal/${row.id}`,
-        { company: company.id },
-      );
-      const chosen = answer.results.company;
+      const answer = await api<{
+        results: {
+          company: { id: string; name: string } | null;
+          status: DealListRow["status"];
+          totals: { totalInvoiceByPartner?: number };
+        };
+      }>("PATCH", `/api/deal/${row.id}`, { company: company.id });
+      const { company: chosen, status, totals } = answer.results;
+      // The server re-prices the quote with the new partner's grid: the row shows its new amount.
+      const totalHt = eurosToCents(totals?.totalInvoiceByPartner);
       setRows((list) =>
         list.map((r) =>
           r.id === row.id
-            ? { ...r, companyId: chosen?.id ?? company.id, companyName: chosen?.name ?? company.name }
+            ? {
+              ...r,
+              companyId: chosen?.id ?? company.id,
+              companyName: chosen?.name ?? company.name,
+              status: status ?? r.status,
+              totalHt: totalHt ?? r.totalHt,
+            }
             : r
         )
       );
@@ -307,10 +327,10 @@ export default function AdminDealsList(props: AdminDealsListProps) {
         method="get"
         action={props.basePath}
         onSubmit={submitFilters}
-        class="mb-4 grid grid-cols-2 gap-3 rounded-xl border border-slate-200 bg-white p-4 text-sm lg:grid-cols-[minmax(14rem,2fr)_repeat(2,minmax(9rem,1fr))_auto]"
+        class="mb-4 grid grid-cols-2 gap-3 rounded-xl border border-slate-200 bg-white p-4 text-sm xl:grid-cols-[minmax(14rem,2fr)_repeat(2,minmax(9rem,1fr))_auto]"
         role="search"
       >
-        <label class="col-span-2 block lg:col-span-1">
+        <label class="col-span-2 block xl:col-span-1">
           <span class="mb-1 block font-medium text-slate-700">Recherche</span>
           <span class="relative block">
             <span class="pointer-events-none absolute inset-y-0 left-3 flex items-center text-slate-400">
@@ -360,7 +380,7 @@ export default function AdminDealsList(props: AdminDealsListProps) {
             onChange={(e) => change({ to: (e.target as HTMLInputElement).value })}
           />
         </label>
-        <div class="col-span-2 flex items-end gap-2 lg:col-span-1">
+        <div class="col-span-2 flex items-end gap-2 xl:col-span-1">
           <button type="submit" class="rounded-lg bg-slate-800 px-4 py-2 font-semibold text-white">
             Rechercher
           </button>
@@ -376,7 +396,7 @@ export default function AdminDealsList(props: AdminDealsListProps) {
             Réinitialiser
           </a>
         </div>
-        <div class="col-span-2 flex flex-wrap items-end gap-3 lg:col-span-4">
+        <div class="col-span-2 flex flex-wrap items-end gap-3 xl:col-span-4">
           <label class="flex items-center gap-2">
             <span class="text-slate-600">Trier par</span>
             <select
@@ -442,8 +462,21 @@ export default function AdminDealsList(props: AdminDealsListProps) {
               }}
               actions={(row, layout) => {
                 const table = layout === "table";
+                // Two by two in the table, so that the actions column stays narrow.
                 return (
-                  <>
+                  <div class={table ? "grid grid-cols-2 gap-1" : "contents"}>
+                    <a
+                      href={quoteDownloadPath(row.id)}
+                      target="_blank"
+                      rel="noopener"
+                      class={table ? ACTION_ICON : ACTION_LINK}
+                      title={QUOTE_DOWNLOAD_LABEL}
+                      aria-label={`${QUOTE_DOWNLOAD_LABEL} #${row.id}`}
+                      data-testid="download-quote"
+                    >
+                      <Icon name="download" class="h-4 w-4" />
+                      {!table && "Devis"}
+                    </a>
                     <a
                       href={publicDealPath(row.token)}
                       target="_blank"
@@ -476,7 +509,7 @@ export default function AdminDealsList(props: AdminDealsListProps) {
                     >
                       <Icon name="dots" class="h-4 w-4" />
                     </button>
-                  </>
+                  </div>
                 );
               }}
             />
@@ -500,7 +533,7 @@ export default function AdminDealsList(props: AdminDealsListProps) {
           ref={menuRef}
           role="menu"
           aria-label={`Actions du devis #${menu.row.id}`}
-          class="fixed z-40 w-64 overflow-hidden rounded-xl border border-slate-200 bg-white py-1 text-sm shadow-lg"
+          class="fixed z-40 max-h-[calc(100vh-1rem)] w-64 overflow-y-auto rounded-xl border border-slate-200 bg-white py-1 text-sm shadow-lg"
           // Set by the browser's style API after the first render (allowed by the page's CSP).
           style={{
             top: menu.top === undefined ? "auto" : `${menu.top}px`,
@@ -520,6 +553,7 @@ export default function AdminDealsList(props: AdminDealsListProps) {
             onClick={() => copy(publicDealPath(menu.row.token), LIST_MESSAGES.publicLinkCopied)}
           />
           <MenuItem icon="swap" label="Changer de partenaire" onClick={() => openPartnerDialog(menu.row)} />
+          <MenuDocuments documents={rowDocuments(menu.row)} onOpen={() => setMenu(null)} />
           <MenuItem
             icon="trash"
             label="Supprimer"
@@ -654,5 +688,40 @@ function MenuItem({ icon, label, onClick, danger = false }: {
       <Icon name={icon} class="h-4 w-4" />
       {label}
     </button>
+  );
+}
+
+/** The row menu's invoice downloads, grouped (customer invoices, commission invoices), as links. */
+function MenuDocuments({ documents, onOpen }: { documents: DocumentLink[]; onOpen: () => void }) {
+  if (documents.length === 0) return null;
+  return (
+    <div class="border-y border-slate-100 py-1" data-testid="row-menu-documents">
+      {(["customer", "commission"] as const).map((group) => {
+        const links = documents.filter((d) => d.group === group);
+        if (links.length === 0) return null;
+        return (
+          <div key={group} role="group" aria-label={DOCUMENT_GROUP_LABELS[group]}>
+            <p class="px-4 pb-1 pt-2 text-[11px] font-semibold uppercase tracking-wide text-slate-500">
+              {DOCUMENT_GROUP_LABELS[group]}
+            </p>
+            {links.map((link) => (
+              <a
+                key={link.href}
+                href={link.href}
+                target="_blank"
+                rel="noopener"
+                role="menuitem"
+                class="flex w-full items-center gap-3 px-4 py-2.5 text-left text-slate-700 hover:bg-slate-100 focus:bg-slate-100 focus:outline-none"
+                data-document={link.group}
+                onClick={onOpen}
+              >
+                <Icon name="download" class="h-4 w-4 shrink-0" />
+                {link.label}
+              </a>
+            ))}
+          </div>
+        );
+      })}
+    </div>
   );
 }

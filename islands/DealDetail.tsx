@@ -33,6 +33,7 @@ export default function DealDetail(props: DealDetailProps) {
   const isAdmin = role === "Admin";
   const [deal, setDeal] = useState(props.deal);
   const [history, setHistory] = useState(props.history);
+  const [ledger, setLedger] = useState(props.ledger);
   const [notice, setNotice] = useState<PageNotice | null>(null);
   // The server renders 'Aperçu'; the hash is read once the page runs in the browser.
   const [tab, setTab] = useState<DealTab>("preview");
@@ -73,10 +74,22 @@ export default function DealDetail(props: DealDetailProps) {
     }
   };
 
+  const reloadLedger = async () => {
+    if (!isAdmin) return false;
+    try {
+      setLedger((await dealApi.ledger(current.current.id)).results);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
   const controller: DealController = {
     deal,
     role,
     isAdmin,
+    ledger,
+    reloadLedger,
     locked: deal.adminSettings.disableQuoteEdits,
     showTab: (t) => showTab(t as DealTab),
     notify: (n) => setNotice({ ...n, key: Date.now() }),

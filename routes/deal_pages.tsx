@@ -21,7 +21,7 @@ export const dealPageRoutes = new Hono<AppEnv>()
     const { deps, actor } = c.var;
     const id = idParam(c, "id", DEAL_MESSAGES.notFound);
     const role = currentUser(c).user.type as DealViewer;
-    const { deal, history, catalogue } = await dealPage(deps, actor, id);
+    const { deal, history, catalogue, ledger } = await dealPage(deps, actor, id);
     return renderDashboardPage(
       c,
       deal.name || `Devis n°${deal.id}`,
@@ -31,6 +31,7 @@ export const dealPageRoutes = new Hono<AppEnv>()
         history={historyEntries(history)}
         catalogue={catalogue}
         backHref={BACK_LINKS[role]}
+        ledger={ledger}
       />,
     );
   });

@@ -1,6 +1,6 @@
 // Card payments (spec 000 §7 'Payment by card'), mounted at /. The provider's configuration and
-// webhook are public (the webhook is authenticated by its signature); the rest needs a signed-in
-// customer, which each use case checks.
+// webhook are public (the webhook is authenticated by its signature); the rest needs a signed-in user
+// (a customer to pay, an admin for the deal's payments and refunds), which each use case checks.
 import { Hono } from "hono";
 import { type AppEnv, idParam, readBody, success } from "../lib/http/context.ts";
 import { requireUser } from "../lib/http/guards.ts";
@@ -8,6 +8,7 @@ import {
   confirmPayment,
   confirmSimulatedCard,
   createPaymentIntent,
+  dealPaymentLedger,
   paymentConfig,
   requestRefund,
 } from "../lib/payments/actions.ts";
@@ -21,6 +22,7 @@ export const paymentRoutes = new Hono<AppEnv>()
   .use("/api/payment/confirm", signedIn)
   .use("/api/payment/simulated/*", signedIn)
   .use("/api/deal/:id/refunds", signedIn)
+  .use("/api/deal/:id/payments", signedIn)
   .use("/quote/*", signedIn)
   .post("/api/payment/intent", async (c) => {
     const intent = await createPaymentIntent(c.var.deps, c.var.actor, await readBody(c));
@@ -38,6 +40,11 @@ export const paymentRoutes = new Hono<AppEnv>()
     const { message } = await requestRefund(c.var.deps, c.var.actor, idParam(c, "id"), await readBody(c));
     return success(c, null, message);
   })
+  // The admin's 'État des paiements': the deal's payments, refunds and credit notes (cents).
+  .get(
+    "/api/deal/:id/payments",
+    async (c) => success(c, await dealPaymentLedger(c.var.deps, c.var.actor, idParam(c, "id"))),
+  )
   // The older calls of the quote payment page /devis/{slug} (spec 000 §7).
   .post("/quote/stripe/create", async (c) => {
     const intent = await quotePaymentIntent(c.var.deps, c.var.actor, await readBody(c));

@@ -43,7 +43,7 @@ import { type Actor, systemActor, transactionAs } from "../lib/actor.ts";
 import { resolveSession } from "../lib/auth/actions.ts";
 import { createSession } from "../lib/auth/store.ts";
 import { listDealsForAdmin } from "../lib/deals/actions.ts";
-import { refreshSearchText } from "../lib/deals/store.ts";
+import { refreshSearchText, SEARCH_ACCENTED, SEARCH_PLAIN } from "../lib/deals/store.ts";
 import {
   type CommissionTier,
   computeTotals,
@@ -577,8 +577,8 @@ async function fillDeals(sql: postgres.Sql, now: number): Promise<FillResult> {
   await sql`select setval(pg_get_serial_sequence('public.deals', 'id'), (select max(id) from public.deals))`;
   // The same expression as refreshSearchText (lib/deals/store.ts), for every new deal at once.
   await sql`
-    update public.deal_contacts c set search_text = lower(concat_ws(' ', d.id, d.name, c.firstname, c.lastname,
-      c.email, c.phone, p.name, p.email, p.firstname, p.lastname))
+    update public.deal_contacts c set search_text = translate(lower(concat_ws(' ', d.id, d.name, c.firstname,
+      c.lastname, c.email, c.phone, p.name, p.email, p.firstname, p.lastname)), ${SEARCH_ACCENTED}, ${SEARCH_PLAIN})
     from public.deals d left join public.users p on p.id = d.company_id
     where d.id = c.deal_id and d.id >= ${firstId}`;
   return { firstId, lastId: firstId + DEALS - 1, seconds: (performance.now() - started) / 1000 };

@@ -94,7 +94,10 @@ export function DashboardLayout(
           aria-label={MENU_LABEL}
           class="drawer hidden min-h-[calc(100vh-3.5rem)] shrink-0 border-r border-slate-200 bg-white py-4 lg:block"
         >
-          <MenuItems user={user} currentPath={currentPath} />
+          {/* The menu stays in view below the sticky header on long pages. */}
+          <div class="sticky top-18">
+            <MenuItems user={user} currentPath={currentPath} />
+          </div>
         </nav>
         <main class="min-w-0 flex-1 p-4 md:p-8">{children}</main>
       </div>

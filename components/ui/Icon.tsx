@@ -14,7 +14,9 @@ export type ActionIconName =
   | "link"
   | "swap"
   | "search"
-  | "close";
+  | "close"
+  | "download"
+  | "receipt";
 
 export type AnyIconName = IconName | ActionIconName;
 
@@ -44,6 +46,8 @@ const PATHS: Record<AnyIconName, string> = {
   swap: "M4 8h14l-4-4M20 16H6l4 4",
   search: "M11 18a7 7 0 1 0 0-14 7 7 0 0 0 0 14zm10 3-5-5",
   close: "M6 6l12 12M18 6 6 18",
+  download: "M12 4v11m-5-5 5 5 5-5M5 20h14",
+  receipt: "M6 3h12v18l-3-2-3 2-3-2-3 2zM9 8h6M9 12h6M9 16h3",
 };
 
 export function Icon({ name, class: className = "h-5 w-5" }: { name: AnyIconName; class?: string }) {

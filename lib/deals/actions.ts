@@ -92,6 +92,8 @@ import { MAP_INVALID, parseMapEmbed } from "./map.ts";
 import { requestReceivedEmail } from "./emails.ts";
 import { crmUpdateQueued } from "../crm/rules.ts";
 import { centsToEuros } from "./money.ts";
+import { paymentLedger } from "../payments/store.ts";
+import type { LedgerPayment } from "../payments/rules.ts";
 
 const INTAKE = systemActor("intake");
 const REQUESTS_PER_CLIENT = { max: 10, windowSeconds: 3600 };
@@ -347,6 +349,9 @@ export interface DealPageData {
   history: StatusChange[];
   /** The deal's partner's cocktail catalogue (the 'Paramètres' tab), null without a partner. */
   catalogue: Catalogue | null;
+  /** For an admin ('État des paiements' and its refunds): the payments, refunds and credit notes;
+   * null for a partner. */
+  ledger: LedgerPayment[] | null;
 }
 
 /** Everything the deal detail page shows, in one transaction as the admin or the partner. */
@@ -356,7 +361,8 @@ export async function dealPage(deps: Deps, actor: Actor, id: number): Promise<De
     const deal = await readPayload(deps, tx, role, id);
     const history = await statusHistory(tx, id);
     const catalogue = deal.company ? await loadCatalogue(tx, deal.company.id) : null;
-    return { deal, history, catalogue };
+    const ledger = role === "Admin" && !user.impersonatorId ? await paymentLedger(tx, id) : null;
+    return { deal, history, catalogue, ledger };
   });
 }
 

@@ -235,6 +235,10 @@ export interface DealListPayload {
   companyName: string | null;
   depositAmount: number | null;
   totalAmountPaid: number | null;
+  /** The kinds of payment received (deposit, balance, total): the invoices due. */
+  paidKinds: string[];
+  showProforma: boolean;
+  depositOffered: boolean;
 }
 
 export function dealListPayload(item: DealListItem, viewer: Viewer): DealListPayload {

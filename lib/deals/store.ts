@@ -241,11 +241,21 @@ export async function setServiceAddress(tx: Tx, id: number, address: string): Pr
   await tx`select public.set_deal_service_address(${id}, ${address})`;
 }
 
+// The search text is lowercase without accents, like the words searched (searchWords).
+export const SEARCH_ACCENTED = "àáâãäåçèéêëìíîïñòóôõöùúûüýÿ";
+export const SEARCH_PLAIN = "aaaaaaceeeeiiiinooooouuuuyy";
+
+/** The words of a search, lowercase and without accents (at most 8). */
+export function searchWords(search: string): string[] {
+  return search.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().split(/\s+/).filter(Boolean)
+    .slice(0, 8);
+}
+
 /** Keeps the admin list's search text in step with the deal's name, contact and partner. */
 export async function refreshSearchText(tx: Tx, id: number): Promise<void> {
   await tx`
-    update public.deal_contacts c set search_text = lower(concat_ws(' ', d.id, d.name, c.firstname, c.lastname,
-      c.email, c.phone, p.name, p.email, p.firstname, p.lastname))
+    update public.deal_contacts c set search_text = translate(lower(concat_ws(' ', d.id, d.name, c.firstname,
+      c.lastname, c.email, c.phone, p.name, p.email, p.firstname, p.lastname)), ${SEARCH_ACCENTED}, ${SEARCH_PLAIN})
     from public.deals d left join public.users p on p.id = d.company_id
     where d.id = c.deal_id and d.id = ${id}`;
 }
@@ -274,7 +284,19 @@ export interface DealListItem {
   companyName: string | null;
   depositAmount: number | null;
   totalAmountPaid: number | null;
+  /** The kinds of payment the deal received (deal_payments.kind, as the caller may read them): which
+   * invoices are due. */
+  paidKinds: string[];
+  /** adminSettings.showProformaInvoice. */
+  showProforma: boolean;
+  /** settings.hasDeposit as the server offers it (lib/deals/rules.ts depositOffered). */
+  depositOffered: boolean;
 }
+
+/** The list's billing columns of `d`: the admin setting and the deposit rule, read from the row. */
+const BILLING_FLAGS =
+  `coalesce(d.admin_settings -> 'showProformaInvoice' = 'true'::jsonb, false) as "showProforma",
+  d.settings -> 'hasDeposit' is distinct from 'false'::jsonb as "depositOffered"`;
 
 export interface AdminListQuery {
   search: string;
@@ -300,8 +322,10 @@ export async function listAllDeals(
 ): Promise<{ items: DealListItem[]; total: number }> {
   const where: string[] = [];
   const params: unknown[] = [];
-  if (query.search) {
-    params.push(`%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  // Every word of the search, in any order, accents and case ignored ('Perrin Élodie' finds Élodie
+  // Perrin); '%' and '_' are literal.
+  for (const word of searchWords(query.search)) {
+    params.push(`%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     where.push(`c.search_text like $${params.length}`);
   }
   if (query.from) {
@@ -325,15 +349,19 @@ export async function listAllDeals(
      ), page as (
        select id, k from matching order by k ${direction} nulls last, id ${direction}
        limit $${params.length - 1} offset $${params.length}
+     ), paid as (
+       select p.deal_id, array_agg(distinct p.kind order by p.kind) as kinds
+       from public.deal_payments p where p.deal_id in (select id from page) group by p.deal_id
      )
      select d.id, d.token, d.name, d.hubspot_id as "hubspotId", d.status, d.service_date as "serviceDate", d.guests,
        d.event_type as "eventType", d.total_ht as "totalHt", d.created_at as "createdAt",
        trim(c.firstname || ' ' || c.lastname) as "customerName", d.company_id as "companyId",
        coalesce(p.name, nullif(trim(p.firstname || ' ' || p.lastname), '')) as "companyName",
        d.deposit_amount as "depositAmount", d.total_amount_paid as "totalAmountPaid",
+       coalesce(paid.kinds, '{}') as "paidKinds", ${BILLING_FLAGS},
        (select count(*) from matching) as total
      from page join public.deals d on d.id = page.id join public.deal_contacts c on c.deal_id = d.id
-     left join public.users p on p.id = d.company_id
+     left join public.users p on p.id = d.company_id left join paid on paid.deal_id = d.id
      order by page.k ${direction} nulls last, page.id ${direction}`,
     params,
   );
@@ -350,16 +378,21 @@ export async function listAllDeals(
 
 /** The deals RLS shows the caller, newest first: a partner's company's, or a customer's own. */
 export function listVisibleDeals(tx: Tx, limit = 500): Promise<DealListItem[]> {
-  return tx<DealListItem>`
-    select d.id, d.token, d.name, d.hubspot_id as "hubspotId", d.status, d.service_date as "serviceDate", d.guests,
+  return tx.query<DealListItem>(
+    `select d.id, d.token, d.name, d.hubspot_id as "hubspotId", d.status, d.service_date as "serviceDate", d.guests,
       d.event_type as "eventType", d.total_ht as "totalHt", d.created_at as "createdAt",
       coalesce(nullif(trim(pc.firstname || ' ' || pc.lastname), ''), '') as "customerName",
       d.company_id as "companyId", co.name as "companyName",
-      d.deposit_amount as "depositAmount", d.total_amount_paid as "totalAmountPaid"
+      d.deposit_amount as "depositAmount", d.total_amount_paid as "totalAmountPaid",
+      coalesce(pk.kinds, '{}') as "paidKinds", ${BILLING_FLAGS}
     from public.deals d
     left join lateral (select firstname, lastname from public.partner_deal_contact(d.id)) pc on true
     left join lateral (select name from public.deal_company(d.company_id)) co on true
-    order by d.created_at desc, d.id desc limit ${limit}`;
+    left join lateral (select array_agg(distinct p.kind order by p.kind) as kinds
+                       from public.deal_payments p where p.deal_id = d.id) pk on true
+    order by d.created_at desc, d.id desc limit $1`,
+    [limit],
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -30,11 +30,13 @@ export async function partnerProfile(deps: Pick<Deps, "db">, slug: string): Prom
   const match = slug.length <= 200 ? SLUG.exec(slug) : null;
   if (!match) throw new AppError("not_found", PARTNER_NOT_FOUND);
   return await transactionAs(deps.db, PUBLIC_PAGE, async (tx) => {
+    // The slug's 8 hex digits begin the id: a range on the primary key, not a scan of users.
     const candidates = await tx<{ id: string; name: string; city: string | null }>`
       select id::text as id, coalesce(name, trim(firstname || ' ' || lastname)) as name, city
       from public.users
       where type = 'Company' and anonymized_at is null and deleted_at is null
-        and id::text like ${match[1] + "%"}`;
+        and id between ${`${match[1]}-0000-0000-0000-000000000000`}::uuid
+                   and ${`${match[1]}-ffff-ffff-ffff-ffffffffffff`}::uuid`;
     const partner = candidates.find((c) => companySlug(c.name, c.id) === slug);
     if (!partner) throw new AppError("not_found", PARTNER_NOT_FOUND);
     const catalogue = await loadCatalogue(tx, partner.id);

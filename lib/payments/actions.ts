@@ -11,11 +11,14 @@ import { centsToEuros, eurosToCents, formatEuros } from "../deals/money.ts";
 import { DEAL_MESSAGES, type DealStatus, STATUS_LABELS, statusChanged, transition } from "../deals/rules.ts";
 import {
   intentParameters,
+  type LedgerPayment,
   PAYMENT_MESSAGES,
   type PaymentKind,
   type PaymentType,
   planPayment,
+  REFUND_MESSAGES,
 } from "./rules.ts";
+import { paymentLedger } from "./store.ts";
 import { type PaymentProvider, ProviderError, type ProviderIntent } from "./provider.ts";
 import type { SimulatedProvider } from "./simulated.ts";
 import { z } from "zod";
@@ -300,10 +303,17 @@ export async function recordManualPayment(
     throw new AppError("validation", DEAL_MESSAGES.amountPositive, { amount: DEAL_MESSAGES.amountPositive });
   }
   const status = await transactionAs(deps.db, PAYMENTS, async (tx) => {
-    const [deal] = await tx<{ status: DealStatus; locked: boolean }>`
-      select status, coalesce((admin_settings ->> 'disableQuoteEdits')::boolean, false) as locked
-      from public.deals where id = ${dealId} for update`;
+    const [deal] = await tx<{ status: DealStatus; locked: boolean; due: number }>`
+      select status, coalesce((admin_settings ->> 'disableQuoteEdits')::boolean, false) as locked,
+        coalesce((totals ->> 'totalTTC')::bigint, 0)
+          - (select coalesce(sum(p.amount), 0) from public.deal_payments p where p.deal_id = d.id)::bigint as due
+      from public.deals d where d.id = ${dealId} for update`;
     if (!deal) throw new AppError("not_found", DEAL_MESSAGES.notFound);
+    // Never more than what the quote still asks: a typing slip would otherwise mark a deal overpaid.
+    if (amount > deal.due) {
+      const message = PAYMENT_MESSAGES.moreThanDue(formatEuros(Math.max(0, deal.due)));
+      throw new AppError("validation", message, { amount: message });
+    }
     // The admin is checked in the database too, not only from the session.
     const [admin] =
       await tx`select 1 from public.users where id = ${actor.user.id} and type = 'Admin' and anonymized_at is null`;
@@ -329,11 +339,7 @@ const refundSchema = z.object({
   reason: z.string().max(500).optional(),
 });
 
-export const REFUND_MESSAGES = {
-  tooMuch: "Le remboursement dépasse le montant encore remboursable de ce paiement.",
-  requested: "Le remboursement est demandé : l'avoir sera émis dès qu'il sera confirmé.",
-  recorded: "Le remboursement est enregistré et l'avoir émis.",
-} as const;
+export { REFUND_MESSAGES };
 
 /** An admin refunds a payment, fully or partly. A card payment is refunded through its provider by
  * the refunds job (never inside this transaction); a manual one is recorded at once. The credit note
@@ -379,6 +385,26 @@ export async function requestRefund(
   });
   await deps.logger.info("payments", "Remboursement demandé", { dealId, adminId: actor.user.id, amount });
   return { message: manual ? REFUND_MESSAGES.recorded : REFUND_MESSAGES.requested };
+}
+
+/** The admin's requirement of the back-office payment views and refunds (not while impersonating). */
+function requireRefundingAdmin(actor: Actor): UserActor {
+  if (actor.kind !== "user") throw new AppError("unauthenticated");
+  if (actor.user.type !== "Admin" || actor.impersonatorId) {
+    throw new AppError("forbidden", DEAL_MESSAGES.notAllowed);
+  }
+  return actor;
+}
+
+/** GET /api/deal/{id}/payments: the deal's payments, refunds and credit notes ('État des paiements'),
+ * for admins; read as the admin (RLS decides again). */
+export async function dealPaymentLedger(deps: Deps, actor: Actor, dealId: number): Promise<LedgerPayment[]> {
+  const admin = requireRefundingAdmin(actor);
+  return await transactionAs(deps.db, admin, async (tx) => {
+    const [deal] = await tx`select 1 from public.deals where id = ${dealId}`;
+    if (!deal) throw new AppError("not_found", DEAL_MESSAGES.notFound);
+    return await paymentLedger(tx, dealId);
+  });
 }
 
 const MAX_REFUND_ATTEMPTS = 6;

@@ -9,6 +9,7 @@ export type PaymentType = "deposit" | "full" | "remaining";
 export type PaymentKind = "deposit" | "balance" | "total";
 
 export const PAYMENT_MESSAGES = {
+  moreThanDue: (due: string) => `Le montant dépasse le reste à payer du devis (${due}).`,
   depositUnavailable: "Le paiement par acompte n'est pas disponible pour ce devis",
   customersOnly:
     "Les options de paiement ne sont disponibles que pour les clients. Veuillez vous connecter avec un compte client pour effectuer un paiement.",
@@ -130,4 +131,72 @@ export function intentParameters(dealId: number, kind: PaymentKind, amount: numb
     metadata: { dealId: String(dealId), kind, customerId },
     idempotencyKey: intentIdempotencyKey(dealId, kind, amount, customerId),
   };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The admin's view of a deal's payments and refunds ('État des paiements', the refund dialog).
+
+export const REFUND_MESSAGES = {
+  tooMuch: "Le remboursement dépasse le montant encore remboursable de ce paiement.",
+  requested: "Le remboursement est demandé : l'avoir sera émis dès qu'il sera confirmé.",
+  recorded: "Le remboursement est enregistré et l'avoir émis.",
+  error: "Erreur lors du remboursement.",
+  loadError: "Erreur lors du chargement des paiements.",
+} as const;
+
+export const PAYMENT_KIND_LABELS: Record<PaymentKind, string> = {
+  deposit: "Acompte",
+  balance: "Solde",
+  total: "Paiement intégral",
+};
+
+export type PaymentMethod = "card" | "manual";
+export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = {
+  card: "Carte bancaire",
+  manual: "Paiement manuel",
+};
+
+export type RefundStatus = "pending" | "succeeded" | "failed";
+export const REFUND_STATUS_LABELS: Record<RefundStatus, string> = {
+  pending: "En attente",
+  succeeded: "Remboursé",
+  failed: "Échec",
+};
+
+/** A refund of a payment: cents, unix seconds. */
+export interface LedgerRefund {
+  id: string;
+  amount: number;
+  status: RefundStatus;
+  reason: string;
+  requestedAt: number;
+  succeededAt: number | null;
+  /** Its credit note (AV), once the billing job issued it. */
+  creditNote: { id: string; number: string } | null;
+}
+
+/** A payment the deal received: cents, unix seconds. */
+export interface LedgerPayment {
+  id: string;
+  kind: PaymentKind;
+  method: PaymentMethod;
+  amount: number;
+  /** Refunded for good (succeeded refunds). */
+  refunded: number;
+  /** Asked for and not settled yet (pending refunds). */
+  pending: number;
+  paidAt: number;
+  refunds: LedgerRefund[];
+}
+
+/** What can still be refunded of a payment: the server's rule (lib/payments/actions.ts requestRefund). */
+export function refundableOf(payment: Pick<LedgerPayment, "amount" | "refunded" | "pending">): number {
+  return Math.max(0, payment.amount - payment.refunded - payment.pending);
+}
+
+/** A refund still waiting for the provider, or a succeeded one whose credit note is not issued yet. */
+export function ledgerSettling(payments: LedgerPayment[]): boolean {
+  return payments.some((p) =>
+    p.refunds.some((r) => r.status === "pending" || (r.status === "succeeded" && r.creditNote === null))
+  );
 }

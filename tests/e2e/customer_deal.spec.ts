@@ -6,6 +6,7 @@
 // Camille Bernard's quote n°11 ('Devis modifié et envoyé', Mixologie Events, 3 cocktails to choose)
 // and Hugo Petit's quote n°9 ('Devis envoyé', mocktails).
 import { expect, type Page, request, test } from "@playwright/test";
+import { readFile } from "node:fs/promises";
 import { DEMO, DEMO_PASSWORD, loginThroughForm } from "./support/helpers.ts";
 
 const LOGIN_PROMPT = "Veuillez-vous connecter pour télécharger ou accepter votre devis";
@@ -138,6 +139,16 @@ test.describe("Page devis client (390 px)", () => {
       await expect(page.getByRole("button", { name: /Régler l'acompte/ })).toHaveCount(0);
       await expect(page.locator(`a[href$="/invoice/${camilleQuote}/deposit"]`)).toBeVisible();
       await page.screenshot({ path: testInfo.outputPath("acompte-paye-390.png"), fullPage: true });
+
+      // The deposit invoice downloads as a numbered PDF (Factur-X).
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        page.locator(`a[href$="/invoice/${camilleQuote}/deposit"]`).first().click(),
+      ]);
+      expect(download.suggestedFilename()).toMatch(/^facture-d-acompte-FA-\d{4}-[0-9A-F]{6}-\d{5}\.pdf$/);
+      const pdf = await readFile(await download.path());
+      expect(pdf.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+      expect(pdf.includes("factur-x.xml")).toBe(true);
     },
   );
 

@@ -23,7 +23,12 @@ httpTest("an anonymous visitor of the dashboard is sent to the login page", asyn
 
 httpTest("every role reaches its dashboard with its own side menu", async () => {
   const cases: [string, string[], string[]][] = [
-    ["admin@example.fr", ["Mon tableau de bord", "Utilisateurs", "Emails envoyés", "Candidatures partenaires"], [
+    ["admin@example.fr", [
+      "Mon tableau de bord",
+      "Utilisateurs",
+      "Emails envoyés",
+      "Candidatures partenaires",
+    ], [
       "Mes demandes de devis en cours",
     ]],
     ["partenaire@example.fr", ["Mon tableau de bord", "Mon profil"], ["Utilisateurs"]],

@@ -114,8 +114,9 @@ httpTest("deal page: the admin sees the header, the tabs and every customer deta
   assertEquals(islandProps(page, "DealPresentation").deal.id, deal.id);
   // The creation date reads DD/MM/YYYY HH:mm.
   assert(/Créé le \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/.test(html), "creation date format");
-  // The chat tab waits for the chat capability; the quote download for billing.
+  // The chat tab waits for the chat capability.
   assert(!html.includes("#chat"), "no chat tab yet");
+  assert(html.includes(`href="/quote/download/${deal.id}"`), "the quote download link");
 });
 
 httpTest("deal page: the assigned partner's page never carries hidden customer details", async () => {

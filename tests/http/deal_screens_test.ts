@@ -375,7 +375,10 @@ httpTest(
     assert(/Acompte payé : <span[^>]*>123,45\s€/.test(row), `paid amount: ${row}`);
     assert(row.includes(`href="/deal/show/${a.token}"`), "public page");
     assert(row.includes(`href="/dashboard/espace-partenaire/deal/${a.id}"`), "edit page");
-    assert(!/download|télécharg/i.test(row), "no download link before the billing capability");
+    assert(
+      row.includes(`href="/quote/download/${a.id}"`),
+      "download quote (tests/http/backoffice_billing_test.ts)",
+    );
     const props = islandProps(html, "AdminDealsList");
     const itemA = props.rows.find((r: Json) => r.id === a.id);
     assertEquals([itemA.depositAmount, itemA.companyName, itemA.serviceDate], [

@@ -44,6 +44,12 @@ httpTest("admin list: search by customer name, partner name and id", async () =>
   assertEquals((await search(`agathe ${lastname}`.toUpperCase())).items.map((d: Json) => d.id), [a.id]);
   assertEquals((await search(lastname.toUpperCase())).total, 2, "case-insensitive");
   assertEquals((await search("Agathe")).items.some((d: Json) => d.id === a.id), true);
+  // Words in any order, accents ignored either way.
+  const perrin = unique("Perrin");
+  const accented = await requestDeal({ overrides: { lastname: perrin, firstname: "Élodie" } });
+  assertEquals((await search(`${perrin} Élodie`)).items.map((d: Json) => d.id), [accented.id]);
+  assertEquals((await search(`elodie ${perrin}`)).items.map((d: Json) => d.id), [accented.id]);
+  assertEquals((await search(`ÉLODIE ${perrin}`)).items.map((d: Json) => d.id), [accented.id]);
   // By the contact's email.
   assertEquals((await search(String(a.request.email))).items.map((d: Json) => d.id), [a.id]);
 

@@ -7,6 +7,7 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import { Client, httpTest, testEnv } from "../support/app.ts";
 import { systemQuery } from "../support/db.ts";
+import { formatEuros } from "../../lib/deals/money.ts";
 import {
   ADMIN,
   assertError,
@@ -480,6 +481,32 @@ httpTest("a manual payment's history row names the admin who recorded it", async
   );
   const api = (dealOf(await admin.get(`/api/deal/${deal.id}/history`)) as unknown as Json[]).slice(-1);
   assertEquals(api[0].actorName, "Alice Martin", "the API's history names the admin");
+});
+
+httpTest("a manual payment never exceeds what the quote still asks", async () => {
+  const admin = await loggedIn(ADMIN);
+  const partner = await loggedIn(PARTNER);
+  const deal = await dealForPartner(admin);
+  const sent = dealOf(await partner.post(`/api/deal/${deal.id}/validate-availability`));
+  const total = Number(sent.totals.totalTTC);
+  const due = (euros: number) =>
+    `Le montant dépasse le reste à payer du devis (${formatEuros(Math.round(euros * 100))}).`;
+  assertError(
+    await admin.post(`/api/deal/${deal.id}/payments`, { kind: "deposit", amount: 99_999 }),
+    422,
+    due(total),
+  );
+  assertEquals(dealOf(await admin.get(`/api/deal/get/${deal.id}`)).status, "send", "nothing recorded");
+  dealOf(await admin.post(`/api/deal/${deal.id}/payments`, { kind: "deposit", amount: 100 }));
+  assertError(
+    await admin.post(`/api/deal/${deal.id}/payments`, { kind: "balance", amount: total }),
+    422,
+    due(total - 100),
+  );
+  const paid = dealOf(
+    await admin.post(`/api/deal/${deal.id}/payments`, { kind: "balance", amount: total - 100 }),
+  );
+  assertEquals([paid.status, paid.totalAmountPaid], ["pay_total", total]);
 });
 
 httpTest("totals are recomputed on the server from the lines; a client-sent total is ignored", async () => {

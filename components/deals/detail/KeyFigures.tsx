@@ -42,11 +42,11 @@ export function KeyFigures() {
           <dd class="tabular-nums">{euros(t.projectManagement)}</dd>
         </div>
         <div class="flex justify-between gap-2">
-          <dt class="text-slate-600">Gestion de projet totale ({rate.toLocaleString("fr-FR")} %)</dt>
+          <dt class="text-slate-600">Gestion de projet totale ({rate.toLocaleString("fr-FR")}&nbsp;%)</dt>
           <dd class="tabular-nums">{euros(t.managementFee)}</dd>
         </div>
         <div class="flex justify-between gap-2">
-          <dt class="text-slate-600">TVA ({deal.parameters.vat.toLocaleString("fr-FR")} %)</dt>
+          <dt class="text-slate-600">TVA ({deal.parameters.vat.toLocaleString("fr-FR")}&nbsp;%)</dt>
           <dd class="tabular-nums">{euros(t.vatAmount)}</dd>
         </div>
         <div class="flex justify-between gap-2">

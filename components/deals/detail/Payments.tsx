@@ -2,7 +2,8 @@
 // or fully paid (with the deposit/balance breakdown when both were paid), and for an admin the manual
 // payment buttons and their dialog (500 px; amount in € with step 0.01, 'Le montant doit être
 // supérieur à 0', confirm disabled while empty or ≤ 0). The amount is suggested from the quote's
-// total TTC and deposit percentage, and stays the admin's to change.
+// total TTC and deposit percentage, and stays the admin's to change. Below, for an admin, the payments
+// received and their refunds (PaymentLedger.tsx).
 import { useState } from "react";
 import {
   DEAL_MESSAGES,
@@ -17,6 +18,7 @@ import { Dialog } from "../../ui/Dialog.tsx";
 import { useDeal } from "./controller.tsx";
 import { dealApi } from "./requests.ts";
 import { BUTTON_LINE, BUTTON_MAIN, INPUT, Section } from "./ui.tsx";
+import { PaymentLedger } from "./PaymentLedger.tsx";
 import type { DealPayload } from "./types.ts";
 
 export type PaymentKind = "deposit" | "balance" | "total";
@@ -118,13 +120,14 @@ export function Payments() {
           })}
         </div>
       )}
+      {isAdmin && <PaymentLedger />}
       {isAdmin && kind && <ManualPaymentDialog kind={kind} onClose={() => setKind(null)} />}
     </Section>
   );
 }
 
 function ManualPaymentDialog({ kind, onClose }: { kind: PaymentKind; onClose: () => void }) {
-  const { deal, run } = useDeal();
+  const { deal, run, reloadLedger } = useDeal();
   const [amount, setAmount] = useState(() => (suggestedAmount(deal, kind) / 100).toFixed(2));
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -147,8 +150,10 @@ function ManualPaymentDialog({ kind, onClose }: { kind: PaymentKind; onClose: ()
       error: DEAL_MESSAGES.saveError,
     });
     setBusy(false);
-    if (result.ok) onClose();
-    else setError(result.message);
+    if (result.ok) {
+      onClose();
+      reloadLedger();
+    } else setError(result.message);
   };
 
   return (

@@ -99,7 +99,7 @@ export function QuoteLines() {
     <Section id="deal-lines" title="Lignes du devis" testId="deal-lines">
       <form onSubmit={save} noValidate>
         <div
-          class="hidden gap-2 border-b border-slate-200 pb-2 text-xs font-medium uppercase tracking-wide text-slate-500 sm:grid sm:grid-cols-[minmax(0,1fr)_5rem_7rem_7rem_2.25rem]"
+          class="hidden gap-2 border-b border-slate-200 pb-2 text-xs font-medium uppercase tracking-wide text-slate-500 sm:grid sm:grid-cols-[minmax(0,1fr)_4.5rem_6rem_6.5rem_2.25rem]"
           aria-hidden="true"
         >
           <span>Libellé</span>
@@ -118,7 +118,7 @@ export function QuoteLines() {
             return (
               <li
                 key={row.key}
-                class="grid grid-cols-[4.5rem_minmax(0,1fr)_auto] items-end gap-2 py-2 sm:grid-cols-[minmax(0,1fr)_5rem_7rem_7rem_2.25rem] sm:items-center"
+                class="grid grid-cols-[4.5rem_minmax(0,1fr)_auto] items-end gap-2 py-2 sm:grid-cols-[minmax(0,1fr)_4.5rem_6rem_6.5rem_2.25rem] sm:items-center"
                 data-testid="quote-line"
               >
                 <label class="col-span-3 sm:col-span-1">
@@ -126,6 +126,7 @@ export function QuoteLines() {
                   <input
                     class={`${INPUT} ${errors[row.key] === LINE_LABEL_REQUIRED ? "border-red-500" : ""}`}
                     value={row.label}
+                    title={row.label}
                     maxLength={255}
                     disabled={!canEdit}
                     onInput={(e) => update(row.key, { label: (e.target as HTMLInputElement).value })}

@@ -5,7 +5,7 @@ import { createContext } from "preact";
 import { useContext } from "react";
 import type { NoticeState } from "../../ui/Notice.tsx";
 import type { DealAnswer } from "./requests.ts";
-import type { DealPayload, DealViewer } from "./types.ts";
+import type { DealPayload, DealViewer, LedgerPayment } from "./types.ts";
 
 /** Spec 001 §2.2: the quote detail's success notification. */
 export const SAVE_NOTICE_MS = 6000;
@@ -43,6 +43,10 @@ export interface DealController {
   run(request: () => Promise<DealAnswer>, options: RunOptions): Promise<RunResult>;
   notify(notice: Omit<PageNotice, "key">): void;
   showTab(tab: string): void;
+  /** Admins: the deal's payments and refunds as last read (null for a partner). */
+  ledger: LedgerPayment[] | null;
+  /** Reads them again (GET /api/deal/{id}/payments); false when that failed. */
+  reloadLedger(): Promise<boolean>;
 }
 
 export const DealContext = createContext<DealController | null>(null);

@@ -10,6 +10,7 @@ const PATHS = {
   trash: "M4 7h16M9 7V4h6v3m-8 0 1 13h8l1-13",
   back: "M15 5l-7 7 7 7",
   lock: "M6 11h12v9H6zm2 0V8a4 4 0 0 1 8 0v3",
+  download: "M12 4v11m-5-5 5 5 5-5M5 20h14",
 } as const;
 
 export type DealIconName = keyof typeof PATHS;

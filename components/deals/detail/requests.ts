@@ -2,7 +2,7 @@
 // routes/deals_api.ts), and the choice of the message to show when a call fails.
 import { api, ApiError } from "../../ui/api.ts";
 import type { CocktailValidation, DealStatus } from "../../../lib/deals/rules.ts";
-import type { DealPayload } from "./types.ts";
+import type { DealPayload, LedgerPayment } from "./types.ts";
 
 export interface DealAnswer {
   status: "success";
@@ -37,6 +37,11 @@ export const dealApi = {
     }>("GET", `/api/deal/${id}/history`),
   cocktailValidation: (id: number) =>
     api<{ results: CocktailValidation }>("GET", `/api/deal/${id}/cocktail-validation`),
+  /** The admin's view of the deal's payments and refunds (cents). */
+  ledger: (id: number) => api<{ results: LedgerPayment[] }>("GET", `/api/deal/${id}/payments`),
+  /** POST /api/deal/{id}/refunds: the amount in euros, as the API reads amounts (lib/deals/money.ts). */
+  refund: (id: number, body: { paymentId: string; amount: number; reason: string }) =>
+    api<{ status: "success"; results: null; message?: string }>("POST", `/api/deal/${id}/refunds`, body),
 };
 
 /** What went wrong, in French: the server's message for a refused request (4xx), else `fallback`

@@ -4,8 +4,9 @@
 import type { DealPayload } from "../../../lib/deals/payload.ts";
 import type { DealStatus } from "../../../lib/deals/rules.ts";
 import type { Catalogue } from "../../../lib/deals/settings_actions.ts";
+import type { LedgerPayment } from "../../../lib/payments/rules.ts";
 
-export type { Catalogue, DealPayload };
+export type { Catalogue, DealPayload, LedgerPayment };
 
 /** Who looks at the page: the guard lets admins and partners in. */
 export type DealViewer = "Admin" | "Company";
@@ -30,6 +31,9 @@ export interface DealDetailProps {
   /** The partner's cocktail catalogue (the lists the client chooses from), null without a partner. */
   catalogue: Catalogue | null;
   backHref: string;
+  /** Admins: the deal's payments, their refunds and credit notes (cents, unix seconds); null for a
+   * partner. */
+  ledger: LedgerPayment[] | null;
 }
 
 /** The history as the API sends it (dates as ISO text) or the page (dates as Date), made uniform. */

@@ -9,7 +9,7 @@ export const BUTTON_DARK = `${BUTTON} bg-slate-800 text-white hover:bg-slate-700
 export const BUTTON_LINE = `${BUTTON} border border-slate-300 bg-white text-slate-800 hover:border-brand-500`;
 export const BUTTON_DANGER = `${BUTTON} border border-red-300 bg-white text-red-700 hover:bg-red-50`;
 export const INPUT =
-  "w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm outline-none focus:ring-2 focus:ring-brand-500";
+  "w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm outline-none focus:ring-2 focus:ring-brand-500 disabled:border-slate-200 disabled:bg-slate-50 disabled:text-slate-700";
 
 export function Section({ id, title, actions, children, testId }: {
   id?: string;

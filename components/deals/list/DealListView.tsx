@@ -92,14 +92,14 @@ export function DealListView({ rows, showPartner, actions, sort, busyIds = [] }:
   return (
     <>
       {/* Wide screens: a table (scrolls sideways inside its frame if the screen is still too narrow). */}
-      <div class="hidden overflow-x-auto rounded-xl border border-slate-200 bg-white lg:block">
+      <div class="hidden overflow-x-auto rounded-xl border border-slate-200 bg-white xl:block">
         <table class="w-full text-left text-sm" data-testid="deals-table">
           <thead class="bg-slate-50 text-slate-600">
             <tr>
               <SortableHeader label="# Demande" column="id" sort={sort} />
               <th class={TH} scope="col">Client</th>
               <SortableHeader label="Date presta" column="serviceDate" sort={sort} />
-              <th class={`${TH} whitespace-nowrap text-right`} scope="col">Nb de pax</th>
+              <th class={`${TH} text-right`} scope="col">Nb de pax</th>
               <th class={TH} scope="col">Type d'evt</th>
               {showPartner && <th class={TH} scope="col">Partenaire</th>}
               <SortableHeader label="Montant HT" column="totalHt" sort={sort} align="right" nowrap />
@@ -142,7 +142,7 @@ export function DealListView({ rows, showPartner, actions, sort, busyIds = [] }:
       </div>
 
       {/* Phones and tablets: one card per deal. */}
-      <ul class="space-y-3 lg:hidden" data-testid="deals-cards">
+      <ul class="space-y-3 xl:hidden" data-testid="deals-cards">
         {rows.map((row) => (
           <li
             key={row.id}

@@ -1,11 +1,12 @@
 // The deals lists' pages: the admin's 'Liste des devis' tab (an island over the server's first page)
-// and the partner's 'Mes devis' (server-rendered, no JavaScript).
+// and the partner's 'Mes devis' (server-rendered, no JavaScript; its invoices menu is a <details>).
 import { Island } from "../../Island.tsx";
 import { EmptyState, PageTitle } from "../../dashboard/parts.tsx";
 import { Icon } from "../../ui/Icon.tsx";
 import AdminDealsList from "../../../islands/AdminDealsList.tsx";
 import { ACTION_LINK, DealListView } from "./DealListView.tsx";
-import { type AdminListQuery, type DealListRow, editDealPath, publicDealPath } from "./rows.ts";
+import { type AdminListQuery, type DealListRow, editDealPath, publicDealPath, rowDocuments } from "./rows.ts";
+import { InvoicesMenu } from "./InvoicesMenu.tsx";
 import { ADMIN_DEALS_PATH, AdminDealsTabs } from "./tabs.tsx";
 
 export function AdminDealsListPage(
@@ -55,6 +56,7 @@ export function PartnerDealsPage({ rows }: { rows: DealListRow[] }) {
                     <Icon name="pencil" class="h-4 w-4" />
                     Editer/Détails
                   </a>
+                  <InvoicesMenu documents={rowDocuments(row)} dealId={row.id} />
                 </div>
               )}
             />

@@ -3,6 +3,7 @@
 // its URL form, and the labels of its sort options.
 import type { DealStatus } from "../../../lib/deals/rules.ts";
 import { eurosToCents } from "../../../lib/deals/money.ts";
+import { dealDocumentLinks, type DocumentLink } from "../../../lib/billing/links.ts";
 
 export interface DealListRow {
   id: number;
@@ -25,6 +26,11 @@ export interface DealListRow {
   depositAmount: number | null;
   /** Cents, once the whole quote is paid. */
   totalAmountPaid: number | null;
+  /** The kinds of payment received and the proforma flags (lib/billing/links.ts dealDocumentLinks):
+   * present when the list's use case read them. */
+  paidKinds?: string[];
+  showProforma?: boolean;
+  depositOffered?: boolean;
 }
 
 /** A list item as the store reads it (lib/deals/store.ts DealListItem: cents, a Date) or as
@@ -47,6 +53,9 @@ export interface ListItemInput {
   companyName: string | null;
   depositAmount: number | null;
   totalAmountPaid: number | null;
+  paidKinds?: string[];
+  showProforma?: boolean;
+  depositOffered?: boolean;
 }
 
 export function listRow(item: ListItemInput): DealListRow {
@@ -72,7 +81,25 @@ export function listRow(item: ListItemInput): DealListRow {
     companyName: item.companyName,
     depositAmount: money(item.depositAmount),
     totalAmountPaid: money(item.totalAmountPaid),
+    ...(item.paidKinds
+      ? {
+        paidKinds: item.paidKinds,
+        showProforma: item.showProforma === true,
+        depositOffered: item.depositOffered !== false,
+      }
+      : {}),
   };
+}
+
+/** The invoices (and proformas) of a list row, as the partner's and the admin's menus list them. */
+export function rowDocuments(row: DealListRow): DocumentLink[] {
+  return dealDocumentLinks({
+    token: row.token,
+    status: row.status,
+    paidKinds: row.paidKinds ?? [],
+    showProforma: row.showProforma,
+    depositOffered: row.depositOffered,
+  });
 }
 
 /** What has been paid of a deal, in cents, and how to call it; null when nothing is. */

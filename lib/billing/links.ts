@@ -1,0 +1,81 @@
+// The download links of a deal's billing documents for the back office (spec 001 §2.1 header
+// 'download-quote link', §2.9 the partner's invoices menu, §2.12 the admin list's 'download quote' and
+// 'invoice downloads'), pure: server pages and islands build the same links from the same list data.
+// An invoice is listed once it is due — a payment of its kind was received (deal_payments.kind):
+// the customer's invoice issued in the partner's name and the platform's commission invoice to the
+// partner. Proformas follow the rule of the customer's quote page (spec 000 §4 'Deal payment stage'):
+// only while nothing is paid, when the admin setting showProformaInvoice is on and the deal is not
+// refused — the deposit and balance proformas when the quote offers a deposit, the full one otherwise.
+// Who may open each link is decided by the download routes (lib/billing/actions.ts), not here.
+import { TITLES } from "./document.ts";
+import { type DealStatus, REFUSED_STATUSES } from "../deals/rules.ts";
+
+export type PaidKind = "deposit" | "balance" | "total";
+export type DocumentStage = "deposit" | "final" | "full";
+
+export interface DocumentLink {
+  label: string;
+  href: string;
+  /** The customer's documents (issued in the partner's name) or the partner's commission invoices. */
+  group: "customer" | "commission";
+}
+
+export interface DealDocumentsInput {
+  token: string;
+  status: DealStatus;
+  /** The kinds of payment the deal received. */
+  paidKinds: readonly string[];
+  /** adminSettings.showProformaInvoice. */
+  showProforma?: boolean;
+  /** settings.hasDeposit as the server offers it (lib/deals/rules.ts depositOffered). */
+  depositOffered?: boolean;
+}
+
+const STAGE_OF: Record<PaidKind, DocumentStage> = { deposit: "deposit", balance: "final", total: "full" };
+const ORDER: PaidKind[] = ["deposit", "balance", "total"];
+
+export const quoteDownloadPath = (dealId: number) => `/quote/download/${dealId}`;
+export const QUOTE_DOWNLOAD_LABEL = "Télécharger le devis";
+/** An issued invoice or credit note by its id (GET /quote/invoice/{id}). */
+export const issuedDocumentPath = (invoiceId: string) => `/quote/invoice/${invoiceId}`;
+
+export const customerInvoicePath = (token: string, stage: DocumentStage) =>
+  `/api/customer/deal/download/invoice/${token}/${stage}`;
+export const customerProformaPath = (token: string, stage: DocumentStage) =>
+  `/api/customer/deal/download/proforma/${token}/${stage}`;
+export const commissionInvoicePath = (token: string, stage: DocumentStage) =>
+  `/api/company/deal/download/invoice/${token}/${stage}`;
+
+/** The invoices (and proformas) a deal has for its partner and the admins, customer documents first. */
+export function dealDocumentLinks(deal: DealDocumentsInput): DocumentLink[] {
+  const paid = ORDER.filter((kind) => deal.paidKinds.includes(kind));
+  const links: DocumentLink[] = paid.map((kind) => ({
+    label: TITLES[STAGE_OF[kind]],
+    href: customerInvoicePath(deal.token, STAGE_OF[kind]),
+    group: "customer",
+  }));
+  if (paid.length === 0 && deal.showProforma && !REFUSED_STATUSES.includes(deal.status)) {
+    const stages: DocumentStage[] = deal.depositOffered === false ? ["full"] : ["deposit", "final"];
+    for (const stage of stages) {
+      links.push({
+        label: TITLES[`proforma_${stage}` as const],
+        href: customerProformaPath(deal.token, stage),
+        group: "customer",
+      });
+    }
+  }
+  for (const kind of paid) {
+    links.push({
+      label: TITLES[`commission_${STAGE_OF[kind]}` as const],
+      href: commissionInvoicePath(deal.token, STAGE_OF[kind]),
+      group: "commission",
+    });
+  }
+  return links;
+}
+
+export const INVOICES_MENU_LABEL = "Factures";
+export const DOCUMENT_GROUP_LABELS: Record<DocumentLink["group"], string> = {
+  customer: "Factures client",
+  commission: "Factures de commission",
+};
