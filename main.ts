@@ -13,6 +13,7 @@ import { getManifest } from "./lib/islands/manifest.ts";
 import { openStorage } from "./lib/storage/open.ts";
 import { openPaymentProvider } from "./lib/payments/open.ts";
 import { createApp } from "./routes/_app.tsx";
+import { createSessionCache, followSessionNotices } from "./lib/auth/session_cache.ts";
 
 export async function start() {
   const config = loadConfig();
@@ -25,6 +26,8 @@ export async function start() {
     await seedDemoData(db);
     console.log("Données de démonstration chargées (mot de passe : Cocktail#2026).");
   }
+  const sessions = createSessionCache({ ttlMs: config.sessionCacheSeconds * 1000 });
+  const stopSessionNotices = await followSessionNotices(db, sessions);
   const deps: Deps = {
     config,
     db,
@@ -32,6 +35,7 @@ export async function start() {
     background: createBackground(logger),
     storage: openStorage(config),
     payments: openPaymentProvider(config, db),
+    sessions,
   };
   const scheduler = await startScheduler(deps);
   const worker = startWorker(deps, outboxQueues(config));
@@ -50,6 +54,7 @@ export async function start() {
     await server.shutdown();
     await worker.stop();
     await deps.background.settle();
+    await stopSessionNotices();
     await db.close();
     Deno.exit(0);
   };

@@ -4,6 +4,7 @@
 // again); a field's error clears as soon as it is edited; the result shows by the Save bar, where the
 // user is.
 import { useEffect, useState } from "react";
+import type { JSX } from "preact";
 import type { UserPayload } from "../lib/accounts/store.ts";
 import { api, ApiError } from "../components/ui/api.ts";
 import { errorId, FieldError, fieldId, inputClass, TextField } from "../components/form/Field.tsx";
@@ -63,6 +64,20 @@ const formOf = (user: UserPayload) => ({
   password: "",
   passwordConfirmation: "",
 });
+
+// The birth date's <option>s are built once, not at each render (125 elements, a third of the profile
+// page's server rendering): Preact clones a reused element where it needs to.
+const optionsOf = (pairs: [string, string][]) =>
+  pairs.map(([value, text]) => <option key={value} value={value}>{text}</option>);
+const DAY_OPTIONS = optionsOf(Array.from({ length: 31 }, (_, i) => [String(i + 1), String(i + 1)]));
+const MONTH_OPTIONS = optionsOf(FRENCH_MONTHS.map((m, i) => [String(i + 1), m]));
+let years: { first: number | undefined; options: JSX.Element[] } = { first: undefined, options: [] };
+function yearOptions(list: number[]): JSX.Element[] {
+  if (years.first !== list[0] || years.options.length !== list.length) {
+    years = { first: list[0], options: optionsOf(list.map((y) => [String(y), String(y)])) };
+  }
+  return years.options;
+}
 
 export default function ProfileForm({ user: initialUser, birthYears }: ProfileFormProps) {
   const [user, setUser] = useState(initialUser);
@@ -181,12 +196,11 @@ export default function ProfileForm({ user: initialUser, birthYears }: ProfileFo
     }
   };
 
-  const days = Array.from({ length: 31 }, (_, i) => String(i + 1));
   const birthSelect = (
     part: "day" | "month" | "year",
     name: string,
     label: string,
-    options: [string, string][],
+    options: JSX.Element[],
   ) => (
     <label class="text-sm">
       <span class="sr-only">{label}</span>
@@ -209,7 +223,7 @@ export default function ProfileForm({ user: initialUser, birthYears }: ProfileFo
         }}
       >
         <option value="">{label}</option>
-        {options.map(([value, text]) => <option key={value} value={value}>{text}</option>)}
+        {options}
       </select>
       <FieldError form={FORM} name={name} message={errors[name]} />
     </label>
@@ -227,9 +241,9 @@ export default function ProfileForm({ user: initialUser, birthYears }: ProfileFo
           <fieldset class="md:col-span-2">
             <legend class="text-sm font-medium text-slate-700">Date de naissance</legend>
             <div class="grid grid-cols-3 gap-2">
-              {birthSelect("day", "birthDay", "Jour", days.map((d) => [d, d]))}
-              {birthSelect("month", "birthMonth", "Mois", FRENCH_MONTHS.map((m, i) => [String(i + 1), m]))}
-              {birthSelect("year", "birthYear", "Année", birthYears.map((y) => [String(y), String(y)]))}
+              {birthSelect("day", "birthDay", "Jour", DAY_OPTIONS)}
+              {birthSelect("month", "birthMonth", "Mois", MONTH_OPTIONS)}
+              {birthSelect("year", "birthYear", "Année", yearOptions(birthYears))}
             </div>
             <FieldError form={FORM} name="birthdate" message={errors.birthdate} />
           </fieldset>

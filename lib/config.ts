@@ -34,6 +34,8 @@ export interface Config {
   trustProxy: number;
   /** Keeps anonymous public pages in memory for a minute (PAGE_CACHE=false turns it off). */
   pageCache: boolean;
+  /** Seconds a resolved session is kept in memory (SESSION_CACHE_SECONDS, 0 to 60; 0 turns it off). */
+  sessionCacheSeconds: number;
   /** Folder of uploaded files (deal photos) when no Supabase project is configured. */
   uploadsDir: string;
   /** Supabase project URL; with the service role key, deal photos go to Supabase Storage. */
@@ -86,6 +88,13 @@ function baseUrl(name: string, value: string): string {
   return value.replace(/\/+$/, "");
 }
 
+function boundedInt(name: string, value: string | undefined, fallback: number, min: number, max: number) {
+  if (value === undefined || value === "") return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} invalide : ${value}`);
+  return n;
+}
+
 export function loadConfig(env: (name: string) => string | undefined = readEnv): Config {
   const production = env("NODE_ENV") === "production" || env("APP_ENV") === "production";
   const appEnv: AppEnv = production ? "production" : env("APP_ENV") === "test" ? "test" : "development";
@@ -112,6 +121,7 @@ export function loadConfig(env: (name: string) => string | undefined = readEnv):
     mailFrom: env("MAIL_FROM") ?? "Cocktails & Co <contact@example.fr>",
     trustProxy: proxies(env("TRUST_PROXY")),
     pageCache: env("PAGE_CACHE") !== "false",
+    sessionCacheSeconds: boundedInt("SESSION_CACHE_SECONDS", env("SESSION_CACHE_SECONDS"), 10, 0, 60),
     uploadsDir: env("UPLOADS_DIR") ?? "",
     supabaseUrl: env("SUPABASE_URL")?.replace(/\/+$/, "") ?? "",
     supabaseServiceRoleKey: env("SUPABASE_SERVICE_ROLE_KEY") ?? "",

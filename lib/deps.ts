@@ -1,5 +1,6 @@
 // What every use case receives: configuration, database, logger, the background queue for work done
 // after answering, and file storage.
+import type { SessionCache } from "./auth/session_cache.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import type { Logger } from "./log/logger.ts";
@@ -14,6 +15,9 @@ export interface Deps {
   storage: Storage;
   /** The card payment provider, or null when payments cannot run (production without Stripe keys). */
   payments?: PaymentProvider | null;
+  /** Sessions resolved a moment ago (lib/auth/session_cache.ts); without it every request looks its
+   * session up. */
+  sessions?: SessionCache;
 }
 
 /** Work started after the answer has left (so that its duration reveals nothing to the caller).

@@ -7,15 +7,31 @@ import type { SessionUser } from "../../lib/actor.ts";
 import { menuFor } from "../../lib/dashboard/menu.ts";
 import { SITE_NAME } from "../../lib/site/brand.ts";
 import { Icon } from "../ui/Icon.tsx";
+import { renderToString } from "preact-render-to-string";
 
 export function displayName(user: SessionUser): string {
   return `${user.firstname} ${user.lastname}`.trim() || user.name || user.email;
 }
 
+// A role's menu for a page is the same markup for every request: rendered once, then reused (it was a
+// fifth of a dashboard page's server rendering, scripts/bench.ts).
+const menuHtml = new Map<string, string>();
+
 function MenuItems({ user, currentPath }: { user: SessionUser; currentPath: string }) {
+  const key = `${user.type} ${currentPath}`;
+  let html = menuHtml.get(key);
+  if (html === undefined) {
+    html = renderToString(<MenuList type={user.type} currentPath={currentPath} />);
+    // Bounded: unknown paths (404s under /dashboard) must not grow it without end.
+    if (menuHtml.size < 500) menuHtml.set(key, html);
+  }
+  return <div dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+function MenuList({ type, currentPath }: { type: SessionUser["type"]; currentPath: string }) {
   return (
     <ul>
-      {menuFor(user.type).map((route) => {
+      {menuFor(type).map((route) => {
         const current = route.path === currentPath ||
           (route.path !== "/dashboard" && currentPath.startsWith(`${route.path}/`));
         return (

@@ -1,6 +1,6 @@
 // Use cases of the accounts capability, as the requesting user (RLS applies): read and change one's
 // own profile, request or cancel the deletion of one's account; the admin list of users.
-import { type Actor, transactionAs, type UserActor } from "../actor.ts";
+import { type Actor, statementAs, transactionAs, type UserActor } from "../actor.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { parseInput } from "../validation.ts";
@@ -8,6 +8,7 @@ import { hashPassword } from "../auth/crypto.ts";
 import { changeOwnPassword } from "../auth/store.ts";
 import {
   cancelDeletion,
+  FIND_USER_SQL,
   findUser,
   listUsers,
   PROFILE_COLUMNS,
@@ -15,6 +16,7 @@ import {
   updateUserFields,
   type UserListItem,
   type UserPayload,
+  userPayloadOf,
 } from "./store.ts";
 import { PROFILE_INVALID, profileSchema } from "./rules.ts";
 import { normalizePhone } from "./phone.ts";
@@ -27,9 +29,13 @@ function requireUser(actor: Actor): UserActor {
   return actor;
 }
 
+/** One statement under the user's claims (a single round trip on PostgreSQL). */
 export async function getProfile(deps: Deps, actor: Actor): Promise<UserPayload> {
   const user = requireUser(actor);
-  return await transactionAs(deps.db, user, (tx) => findUser(tx, user.user.id, user.impersonatorId !== null));
+  const rows = await statementAs<Omit<UserPayload, "isPreviousAdmin">>(deps.db, user, FIND_USER_SQL, [
+    user.user.id,
+  ]);
+  return userPayloadOf(rows, user.impersonatorId !== null);
 }
 
 /** The profile as the form sends it, from the stored user: the base a partial update is checked on. */
@@ -64,7 +70,7 @@ export async function updateProfile(
   // Hashed before the transaction (argon2 must not hold a connection); unused if the form is invalid.
   const passwordHash = password ? await hashPassword(password) : null;
   const today = new Date().toISOString().slice(0, 10);
-  return await transactionAs(deps.db, user, async (tx) => {
+  const updated = await transactionAs(deps.db, user, async (tx) => {
     const current = await findUser(tx, user.user.id);
     const merged: Record<string, unknown> = {
       ...profileInput(current),
@@ -93,6 +99,9 @@ export async function updateProfile(
     if (passwordHash && update.password) await changeOwnPassword(tx, passwordHash, user.sessionHash);
     return await findUser(tx, user.user.id, user.impersonatorId !== null);
   });
+  // The sessions carry the names (the header) and a password change ends the other sessions.
+  deps.sessions?.dropUser(user.user.id);
+  return updated;
 }
 
 export async function requestAccountDeletion(deps: Deps, actor: Actor): Promise<UserPayload> {
@@ -101,16 +110,19 @@ export async function requestAccountDeletion(deps: Deps, actor: Actor): Promise<
     await requestDeletion(tx, user.user.id);
     return await findUser(tx, user.user.id, user.impersonatorId !== null);
   });
+  deps.sessions?.dropUser(user.user.id);
   await deps.logger.info("accounts", "Suppression de compte demandée", { userId: user.user.id });
   return result;
 }
 
 export async function cancelAccountDeletion(deps: Deps, actor: Actor): Promise<UserPayload> {
   const user = requireUser(actor);
-  return await transactionAs(deps.db, user, async (tx) => {
+  const result = await transactionAs(deps.db, user, async (tx) => {
     await cancelDeletion(tx, user.user.id);
     return await findUser(tx, user.user.id, user.impersonatorId !== null);
   });
+  deps.sessions?.dropUser(user.user.id);
+  return result;
 }
 
 /** Admin list of accounts; RLS shows others' accounts to admins only, and the role is checked here. */

@@ -33,11 +33,22 @@ const USER_COLUMNS = `id, type, firstname, lastname, name, address1, address2, z
   extract(epoch from birthdate::timestamp at time zone 'UTC')::int8 as birthdate,
   floor(extract(epoch from deleted_at))::int8 as "deletedAt", emails, optin`;
 
+export const FIND_USER_SQL =
+  `select ${USER_COLUMNS} from public.users where id = $1 and anonymized_at is null`;
+
 export async function findUser(tx: Tx, id: string, isPreviousAdmin = false): Promise<UserPayload> {
-  const [row] = await tx.query<Omit<UserPayload, "isPreviousAdmin">>(
-    `select ${USER_COLUMNS} from public.users where id = $1 and anonymized_at is null`,
-    [id],
+  return userPayloadOf(
+    await tx.query<Omit<UserPayload, "isPreviousAdmin">>(FIND_USER_SQL, [id]),
+    isPreviousAdmin,
   );
+}
+
+/** The rows of FIND_USER_SQL as the payload (not found: 404). */
+export function userPayloadOf(
+  rows: Omit<UserPayload, "isPreviousAdmin">[],
+  isPreviousAdmin: boolean,
+): UserPayload {
+  const [row] = rows;
   if (!row) throw new AppError("not_found", "Utilisateur introuvable.");
   return { ...row, isPreviousAdmin };
 }

@@ -73,14 +73,23 @@ export interface Client {
 
 export const RESET_LINK_INVALID = "Ce lien de réinitialisation est invalide ou a expiré.";
 
-/** The actor of a request carrying a session cookie: the session's user, or anonymous. One statement. */
-export async function resolveSession(deps: Pick<Deps, "db">, token: string | undefined): Promise<Actor> {
+/** The actor of a request carrying a session cookie: the session's user, or anonymous. One statement,
+ * or none when this instance resolved the session a moment ago (lib/auth/session_cache.ts). */
+export async function resolveSession(
+  deps: Pick<Deps, "db" | "sessions">,
+  token: string | undefined,
+): Promise<Actor> {
   if (!token || token.length > 100) return ANONYMOUS;
+  const cached = deps.sessions?.get(token);
+  if (cached) return cached;
+  const epoch = deps.sessions?.epoch() ?? 0;
   const idHash = await sha256Hex(token);
   const [row] = await statementAs<ResolvedSession>(deps.db, AUTH, RESOLVE_SESSION_SQL, [idHash]);
   if (!row) return ANONYMOUS;
   const { impersonatorId, ...user } = row;
-  return userActor(user as SessionUser, idHash, impersonatorId);
+  const actor = userActor(user as SessionUser, idHash, impersonatorId);
+  deps.sessions?.set(token, actor, epoch);
+  return actor;
 }
 
 export async function emailExists(deps: Deps, client: Client, email: unknown): Promise<boolean> {
@@ -196,6 +205,7 @@ export async function login(
 export async function logout(deps: Deps, actor: Actor): Promise<void> {
   if (actor.kind !== "user") return;
   await transactionAs(deps.db, AUTH, (tx) => deleteSession(tx, actor.sessionHash));
+  deps.sessions?.dropSession(actor.sessionHash);
 }
 
 /** An admin takes the identity of another user; the new session remembers the admin. */
@@ -216,6 +226,7 @@ export async function impersonate(deps: Deps, actor: Actor, targetId: string): P
     await deleteSession(tx, actor.sessionHash);
     return await createSession(tx, targetId, { impersonatorId: actor.user.id });
   });
+  deps.sessions?.dropSession(actor.sessionHash);
   await deps.logger.info("auth", "Connexion en tant qu'un autre utilisateur", {
     adminId: actor.user.id,
     userId: targetId,
@@ -232,6 +243,7 @@ export async function switchBack(deps: Deps, actor: Actor): Promise<string> {
     await deleteSession(tx, actor.sessionHash);
     return await createSession(tx, adminId);
   });
+  deps.sessions?.dropSession(actor.sessionHash);
   await deps.logger.info("auth", "Retour au compte administrateur", { adminId, userId: actor.user.id });
   return token;
 }
@@ -272,6 +284,7 @@ export async function resetPassword(deps: Deps, token: string, password: string)
     await useResetToken(tx, found.tokenHash, found.userId, passwordHash);
     return found.userId;
   });
+  deps.sessions?.dropUser(userId); // the reset ended every session of the account
   await deps.logger.info("auth", "Mot de passe réinitialisé", { userId });
 }
 

@@ -37,6 +37,14 @@ export interface Database {
   /** One statement in its own transaction under `claims`: BEGIN, claims, statement and COMMIT are sent
    * together (one round trip on PostgreSQL). */
   statement<T = Row>(claims: Claims, text: string, params?: unknown[]): Promise<T[]>;
+  /** Calls `onMessage` with each NOTIFY payload on `channel` (from any connection, this one's included),
+   * and `onListening` each time the listening connection (re)subscribes: notifications sent while it
+   * was away are lost, so a listener resets what it derived from them. Returns a function that stops. */
+  listen(
+    channel: string,
+    onMessage: (payload: string) => void,
+    onListening?: () => void,
+  ): Promise<() => Promise<void>>;
   /** Runs a multi-statement script in one transaction as the connection's owner (migrations, seed). */
   execScript(script: string, guard?: (tx: Tx) => Promise<boolean>): Promise<boolean>;
   close(): Promise<void>;

@@ -60,6 +60,13 @@ export async function openPglite(dataDir: string): Promise<Database> {
         return true;
       });
     },
+    async listen(channel, onMessage, onListening) {
+      const unsubscribe = await pg.listen(channel, onMessage);
+      onListening?.();
+      return async () => {
+        await unsubscribe().catch(() => {});
+      };
+    },
     async close() {
       await pg.close();
       await lock?.release();

@@ -106,6 +106,13 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
         return true;
       }) as boolean;
     },
+    async listen(channel, onMessage, onListening) {
+      if (closed) throw new Error("Database closed");
+      const { unlisten } = await sql.listen(channel, onMessage, onListening);
+      return async () => {
+        await unlisten().catch(() => {});
+      };
+    },
     async close() {
       closed = true;
       await sql.end({ timeout: 5 });

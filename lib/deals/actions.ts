@@ -36,6 +36,7 @@ import {
 } from "./rules.ts";
 import {
   type AdminListQuery,
+  type CompanyCard,
   companyCard,
   customerContact,
   type DealChanges,
@@ -128,10 +129,18 @@ export const dealEditLink = (deps: Deps, deal: { id: number }) =>
   `${deps.config.appUrl}/dashboard/espace-partenaire/deal/${deal.id}`;
 
 /** The payload of a deal for `viewer`, read in `tx` (RLS and masking apply). */
-export async function readPayload(deps: Deps, tx: Tx, viewer: Viewer, id: number): Promise<DealPayload> {
-  const deal = await findDeal(tx, id);
+/** The payload of deal `id` for `viewer`; `preloaded`: the deal row and company card the caller has
+ * already read (no second read). */
+export async function readPayload(
+  deps: Deps,
+  tx: Tx,
+  viewer: Viewer,
+  id: number,
+  preloaded?: { deal: DealRow; company: CompanyCard | null },
+): Promise<DealPayload> {
+  const deal = preloaded?.deal ?? await findDeal(tx, id);
   const contact = viewer === "Customer" ? await customerContact(tx, id) : await partnerContact(tx, id);
-  const company = await companyCard(tx, deal.companyId);
+  const company = preloaded ? preloaded.company : await companyCard(tx, deal.companyId);
   const photos = await listPhotos(tx, id);
   return dealPayload(
     viewer,

@@ -16,7 +16,15 @@ import {
   REFUSED_STATUSES,
 } from "./rules.ts";
 import { type DealPayload } from "./payload.ts";
-import { findDeal, listVisibleDeals, nameAction, writeDeal } from "./store.ts";
+import {
+  type DealRow,
+  findDeal,
+  findDealByToken,
+  linkCustomerIfNone,
+  listVisibleDeals,
+  nameAction,
+  writeDeal,
+} from "./store.ts";
 import { readPayload, refuseDeal, type UpdateResult } from "./actions.ts";
 import {
   type Catalogue,
@@ -97,24 +105,22 @@ function relationOf(
  * partner's or an admin's details), read by the system once the token matched a sent quote. */
 export async function publicDeal(deps: Deps, actor: Actor, token: string): Promise<PublicDeal> {
   checkToken(token);
-  return await transactionAs(deps.db, PUBLIC_PAGE, (tx) => readPublicDeal(deps, tx, actor, token));
+  return await transactionAs(deps.db, PUBLIC_PAGE, async (tx) => {
+    return await readPublicDeal(deps, tx, actor, await visibleDeal(tx, token));
+  });
 }
 
-async function readPublicDeal(deps: Deps, tx: Tx, actor: Actor, token: string): Promise<PublicDeal> {
-  const [row] = await tx<
-    { id: number; status: DealStatus }
-  >`select id, status from public.deals where token = ${token}`;
-  if (!row || !VISIBLE_STATUSES.includes(row.status)) {
+/** The deal of a token, if it is a sent quote (start, new and pending are not shown). */
+async function visibleDeal(tx: Tx, token: string): Promise<DealRow> {
+  const deal = await findDealByToken(tx, token);
+  if (!deal || !VISIBLE_STATUSES.includes(deal.status)) {
     throw new AppError("not_found", DEAL_MESSAGES.unavailable);
   }
-  const deal = await findDeal(tx, row.id);
+  return deal;
+}
+
+async function readPublicDeal(deps: Deps, tx: Tx, actor: Actor, deal: DealRow): Promise<PublicDeal> {
   const relation = relationOf(actor, deal);
-  const payload = await readPayload(deps, tx, "Customer", row.id);
-  // Only the deal's customer (and admins) read the contact and account details on this page.
-  if (relation !== "customer" && relation !== "admin") {
-    Object.assign(payload, { email: null, phone: null, customer: null });
-    delete payload.properties.adresse_precise;
-  }
   let company: CompanyBlock | null = null;
   let catalogue: Catalogue = EMPTY_CATALOGUE;
   if (deal.companyId) {
@@ -132,6 +138,14 @@ async function readPublicDeal(deps: Deps, tx: Tx, actor: Actor, token: string): 
       };
     }
   }
+  // The payload's partner card (with its email) stays empty on this public page: the block above
+  // carries what the page shows.
+  const payload = await readPayload(deps, tx, "Customer", deal.id, { deal, company: null });
+  // Only the deal's customer (and admins) read the contact and account details on this page.
+  if (relation !== "customer" && relation !== "admin") {
+    Object.assign(payload, { email: null, phone: null, customer: null });
+    delete payload.properties.adresse_precise;
+  }
   return {
     relation,
     deal: payload,
@@ -146,18 +160,24 @@ async function readPublicDeal(deps: Deps, tx: Tx, actor: Actor, token: string): 
 
 /** GET /deal/show/{token} and /devis/{slug}: one transaction that links a signed-in customer to a deal
  * that has no customer yet (a deal linked to someone else stays theirs and is shown read-only), then
- * reads the page's data. Null when no sent quote has this token. */
+ * reads the page's data. Null when no sent quote has this token. Readers never lock the deal: the link
+ * is a conditional update, made once. */
 export async function openDealPage(deps: Deps, actor: Actor, token: string): Promise<PublicDeal | null> {
   if (!TOKEN.test(token)) return null;
   const customer = actor.kind === "user" && actor.user.type === "Customer" ? actor : null;
   let linkedNow: number | null = null;
   try {
     const page = await transactionAs(deps.db, PUBLIC_PAGE, async (tx) => {
-      if (customer) {
-        const link = await linkInTransaction(tx, customer, token, { conflict: "keep" });
-        if (link.changed) linkedNow = link.id;
+      let deal = await visibleDeal(tx, token);
+      if (customer && deal.customerId === null) {
+        if (await linkCustomerIfNone(tx, deal.id, customer.user.id)) {
+          linkedNow = deal.id;
+          deal = { ...deal, customerId: customer.user.id };
+        } else {
+          deal = await findDeal(tx, deal.id); // linked by someone else meanwhile
+        }
       }
-      return await readPublicDeal(deps, tx, actor, token);
+      return await readPublicDeal(deps, tx, actor, deal);
     });
     if (linkedNow !== null && customer) await logLink(deps, linkedNow, customer);
     return page;
@@ -179,32 +199,26 @@ export async function linkDeal(deps: Deps, actor: Actor, token: string): Promise
   const result = await transactionAs(
     deps.db,
     PUBLIC_PAGE,
-    (tx) => linkInTransaction(tx, customer, token, { conflict: "refuse" }),
+    (tx) => linkInTransaction(tx, customer, token),
   );
   if (result.changed) await logLink(deps, result.id, customer);
   return { linked: true };
 }
 
-/** Links the deal of `token` to `customer` when it has none. A deal of another customer is refused
- * (409), or kept as it is with `conflict: "keep"` (the page then shows it read-only). */
+/** Links the deal of `token` to `customer` when it has none; a deal of another customer is refused
+ * (409). */
 async function linkInTransaction(
   tx: Tx,
   customer: UserActor,
   token: string,
-  options: { conflict: "refuse" | "keep" },
 ): Promise<{ changed: boolean; id: number }> {
-  const [deal] = await tx<{ id: number; customerId: string | null; status: DealStatus }>`
-    select id, customer_id as "customerId", status from public.deals where token = ${token} for update`;
-  if (!deal || !VISIBLE_STATUSES.includes(deal.status)) {
-    throw new AppError("not_found", DEAL_MESSAGES.unavailable);
+  const deal = await visibleDeal(tx, token);
+  if (deal.customerId === null && await linkCustomerIfNone(tx, deal.id, customer.user.id)) {
+    return { changed: true, id: deal.id };
   }
-  if (deal.customerId === customer.user.id) return { changed: false, id: deal.id };
-  if (deal.customerId) {
-    if (options.conflict === "keep") return { changed: false, id: deal.id };
-    throw new AppError("conflict", CUSTOMER_MESSAGES.linkedElsewhere);
-  }
-  await writeDeal(tx, deal.id, { customerId: customer.user.id });
-  return { changed: true, id: deal.id };
+  const current = deal.customerId ?? (await findDeal(tx, deal.id)).customerId;
+  if (current === customer.user.id) return { changed: false, id: deal.id };
+  throw new AppError("conflict", CUSTOMER_MESSAGES.linkedElsewhere);
 }
 
 async function logLink(deps: Deps, dealId: number, customer: UserActor) {

@@ -70,6 +70,22 @@ export async function findDeal(tx: Tx, id: number, options: { lock?: boolean } =
   return row;
 }
 
+/** The deal of a public token, or null. */
+export async function findDealByToken(tx: Tx, token: string): Promise<DealRow | null> {
+  const [row] = await tx.query<DealRow>(`select ${DEAL_COLUMNS} from public.deals d where d.token = $1`, [
+    token,
+  ]);
+  return row ?? null;
+}
+
+/** Links `customerId` to the deal if it has no customer yet, without locking the row for every reader:
+ * true when this call linked it. */
+export async function linkCustomerIfNone(tx: Tx, id: number, customerId: string): Promise<boolean> {
+  const rows = await tx`update public.deals set customer_id = ${customerId}
+                        where id = ${id} and customer_id is null returning id`;
+  return rows.length === 1;
+}
+
 export interface ContactRow {
   firstname: string;
   lastname: string;

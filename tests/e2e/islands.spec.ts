@@ -12,7 +12,9 @@ import {
 } from "./support/helpers.ts";
 
 /** The <script …> opening tags of an HTML document. */
-const scriptTags = (html: string) => html.match(/<script\b[^>]*>/gi) ?? [];
+// Whitespace between attributes collapsed (precompiled JSX templates may leave two spaces).
+const scriptTags = (html: string) =>
+  (html.match(/<script\b[^>]*>/gi) ?? []).map((tag) => tag.replace(/\s+/g, " "));
 
 /** Records every request the page makes from now on. */
 function recordRequests(page: Page): Request[] {

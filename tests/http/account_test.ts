@@ -93,6 +93,29 @@ httpTest("users cannot change their type or email through the profile", async ()
 });
 
 httpTest("company profiles keep SIREN, VAT number and exemption", async () => {
+  // A demo partner's profile, put back afterwards: other test files read its company name.
+  const { db } = await testEnv();
+  const COLUMNS = "firstname, lastname, name, address1, address2, zipcode, city, phone, birthdate, siren, " +
+    "vat_number, vat_exemption, emails";
+  const [saved] = await transactionAs(
+    db,
+    TEST_SYSTEM,
+    (tx) => tx.query(`select ${COLUMNS} from public.users where email = 'partenaire2@example.fr'`),
+  );
+  try {
+    await companyProfile();
+  } finally {
+    const columns = COLUMNS.split(", ");
+    await transactionAs(db, TEST_SYSTEM, (tx) =>
+      tx.query(
+        `update public.users set ${columns.map((c, i) => `${c} = $${i + 1}`).join(", ")}
+         where email = 'partenaire2@example.fr'`,
+        columns.map((c) => saved[c]),
+      ));
+  }
+});
+
+async function companyProfile() {
   const client = new Client();
   await client.login("partenaire2@example.fr");
   const res = await client.patch(
@@ -115,7 +138,7 @@ httpTest("company profiles keep SIREN, VAT number and exemption", async () => {
     bad.json<{ errors: Record<string, string> }>().errors.siren,
     "Le SIREN doit contenir exactement 9 chiffres.",
   );
-});
+}
 
 httpTest("changing the password keeps this session, ends the others, and works at next login", async () => {
   const { client, payload } = await newCustomer();

@@ -12,6 +12,7 @@ import { seedDemoData } from "../../lib/seed/demo.ts";
 import { createLogger } from "../../lib/log/logger.ts";
 import { createBackground, type Deps } from "../../lib/deps.ts";
 import { createApp } from "../../routes/_app.tsx";
+import { createSessionCache, followSessionNotices } from "../../lib/auth/session_cache.ts";
 import type { Hono } from "hono";
 import type { AppEnv } from "../../lib/http/context.ts";
 
@@ -44,7 +45,9 @@ export function testEnv(): Promise<TestEnv> {
       background: createBackground(logger, { manual: true }),
       storage: memoryStorage(),
       payments: simulatedProvider(db),
+      sessions: createSessionCache({ ttlMs: config.sessionCacheSeconds * 1000 }),
     };
+    await followSessionNotices(db, deps.sessions!);
     const app = await createApp(deps);
     return { db, deps, app, settle: () => deps.background.settle() };
   })();

@@ -99,6 +99,7 @@ export function trackedDatabase(db: Database): Database & { readonly uses: numbe
       uses++;
       return db.execScript(script, guard);
     },
+    listen: (channel, onMessage, onListening) => db.listen(channel, onMessage, onListening),
     close: () => db.close(),
   };
 }

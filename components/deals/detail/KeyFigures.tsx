@@ -1,7 +1,7 @@
 // 'Indicateurs clés' (spec 001 §2.2, §9): price per person and per cocktail (the quote's total HT
 // divided by participants or cocktails), cocktails, staff, totals HT and TTC, and 'Gestion de projet'
 // (the half of the management fee billed to the client).
-import { euros } from "../../../lib/deals/format.ts";
+import { euros, numberFr } from "../../../lib/deals/format.ts";
 import { useDeal } from "./controller.tsx";
 import { Section } from "./ui.tsx";
 
@@ -42,11 +42,11 @@ export function KeyFigures() {
           <dd class="tabular-nums">{euros(t.projectManagement)}</dd>
         </div>
         <div class="flex justify-between gap-2">
-          <dt class="text-slate-600">Gestion de projet totale ({rate.toLocaleString("fr-FR")}&nbsp;%)</dt>
+          <dt class="text-slate-600">Gestion de projet totale ({numberFr(rate)}&nbsp;%)</dt>
           <dd class="tabular-nums">{euros(t.managementFee)}</dd>
         </div>
         <div class="flex justify-between gap-2">
-          <dt class="text-slate-600">TVA ({deal.parameters.vat.toLocaleString("fr-FR")}&nbsp;%)</dt>
+          <dt class="text-slate-600">TVA ({numberFr(deal.parameters.vat)}&nbsp;%)</dt>
           <dd class="tabular-nums">{euros(t.vatAmount)}</dd>
         </div>
         <div class="flex justify-between gap-2">

@@ -2,14 +2,14 @@
 // form was posted without JavaScript): the request in brief, the priced lines with the 'Gestion de
 // projet' line, totals HT and TTC, the price per person, and what happens next.
 import { durationLabel } from "../../../lib/deals/rules.ts";
-import { euros, isoDateFr } from "../../../lib/deals/format.ts";
+import { euros, isoDateFr, numberFr } from "../../../lib/deals/format.ts";
 import { centsToEuros, eurosToCents } from "../../../lib/deals/money.ts";
 import type { RequestOutcome, RequestValues } from "./rules.ts";
 
 const cents = (amount: number) => eurosToCents(amount) ?? Math.round(amount * 100);
 
 export function plural(n: number, one: string, many: string): string {
-  return `${n.toLocaleString("fr-FR")} ${n > 1 ? many : one}`;
+  return `${numberFr(n)} ${n > 1 ? many : one}`;
 }
 
 export function Estimate({ outcome, values, onRestart }: {
@@ -55,7 +55,7 @@ export function Estimate({ outcome, values, onRestart }: {
           <div class="rounded-xl bg-brand-50 px-2 py-3">
             <dt class="text-xs text-slate-600">Cocktails</dt>
             <dd class="text-xl font-extrabold text-brand-700" data-testid="estimate-cocktails">
-              {estimate.nbCocktails.toLocaleString("fr-FR")}
+              {numberFr(estimate.nbCocktails)}
             </dd>
           </div>
           <div class="rounded-xl bg-brand-50 px-2 py-3">
@@ -86,7 +86,7 @@ export function Estimate({ outcome, values, onRestart }: {
                 <td class="py-2 pr-3">
                   <span class="font-medium">{line.label}</span>
                   <span class="block text-xs text-slate-500">
-                    {line.qty.toLocaleString("fr-FR")} × {euros(line.unitCost)}
+                    {numberFr(line.qty)} × {euros(line.unitCost)}
                   </span>
                 </td>
                 <td class="whitespace-nowrap py-2 text-right tabular-nums">{euros(line.totalCost)}</td>

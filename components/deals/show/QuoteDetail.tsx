@@ -2,7 +2,7 @@
 // a table on wide screens; on a phone the quantity and unit price move under each line's label, so
 // nothing scrolls sideways at 390 px.
 import type { DealPayload } from "../../../lib/deals/payload.ts";
-import { euros } from "../../../lib/deals/format.ts";
+import { euros, numberFr } from "../../../lib/deals/format.ts";
 import { vatLabel } from "./view.ts";
 
 export interface DetailRow {
@@ -44,7 +44,7 @@ export function detailOf(deal: DealPayload, vatExempt: boolean): { rows: DetailR
   };
 }
 
-const qtyFr = (n: number) => n.toLocaleString("fr-FR");
+const qtyFr = numberFr;
 
 export function QuoteDetail({ rows, totals }: { rows: DetailRow[]; totals: DetailTotals }) {
   return (

@@ -13,7 +13,7 @@ import {
   REFUSED_STATUSES,
 } from "../../../lib/deals/rules.ts";
 import { eurosToCents } from "../../../lib/deals/money.ts";
-import { euros, isoDateFr } from "../../../lib/deals/format.ts";
+import { euros, isoDateFr, numberFr } from "../../../lib/deals/format.ts";
 import {
   depositAmountOf,
   PAYABLE_STATUSES,
@@ -207,7 +207,7 @@ export function dealShowView(page: PublicDeal): DealShowView {
  * in which case the quote carries none). */
 export function vatLabel(deal: DealPayload, exempt: boolean): string {
   if (deal.parameters.vat === 0) return exempt ? "TVA non applicable (art. 293 B du CGI)" : "TVA 0 %";
-  return `TVA ${deal.parameters.vat.toLocaleString("fr-FR")} %`;
+  return `TVA ${numberFr(deal.parameters.vat)} %`;
 }
 
 export function editPath(id: number): string {
