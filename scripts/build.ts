@@ -80,6 +80,22 @@ async function hashOf(text: string): Promise<string> {
   return [...new Uint8Array(digest).slice(0, 6)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** Self-hosted fonts (static/styles.css declares them): the site's Montserrat (one variable file for every
+ * weight) and the rich-text editor's Permanent Marker, latin subsets (French, €, U+202F included). */
+export const FONTS: Record<string, string> = {
+  "montserrat-latin-wght-normal.woff2":
+    "node_modules/@fontsource-variable/montserrat/files/montserrat-latin-wght-normal.woff2",
+  "permanent-marker-latin-400-normal.woff2":
+    "node_modules/@fontsource/permanent-marker/files/permanent-marker-latin-400-normal.woff2",
+};
+
+async function copyFonts(): Promise<void> {
+  await Deno.mkdir(`${OUT}/fonts`, { recursive: true });
+  for (const [name, source] of Object.entries(FONTS)) {
+    await Deno.copyFile(`${ROOT}${source}`, `${OUT}/fonts/${name}`);
+  }
+}
+
 async function buildCss(dev: boolean): Promise<string> {
   const tmp = `${OUT}/styles.tmp.css`;
   const args = ["node_modules/@tailwindcss/cli/dist/index.mjs", "-i", "static/styles.css", "-o", tmp];
@@ -116,6 +132,7 @@ async function checkIslands(metafile: esbuild.Metafile): Promise<void> {
 
 export async function build(dev = false): Promise<Manifest> {
   await Deno.mkdir(OUT, { recursive: true });
+  await copyFonts();
   const [result, css] = await Promise.all([esbuild.build(await esbuildOptions(dev)), buildCss(dev)]);
   await checkIslands(result.metafile!);
   const manifest = { css, islands: islandsFromMetafile(result.metafile!) };
@@ -142,6 +159,7 @@ async function pruneStale(keepIslands: Set<string>, css: string) {
 /** Development: rebuild islands and CSS whenever a source file changes. */
 export async function watch(): Promise<void> {
   await Deno.mkdir(OUT, { recursive: true });
+  await copyFonts();
   let manifest: Manifest = { css: await buildCss(true), islands: {} };
   let context = await esbuild.context(await esbuildOptions(true));
   const rebuild = async () => {
