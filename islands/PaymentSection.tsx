@@ -7,6 +7,7 @@
 //   ('Vous pouvez désormais régler votre acompte'…); after login the page reloads, and the server then
 //   links the customer to the deal.
 // After a payment the page reloads (the deal is read again) and shows the server's message for 5 s.
+import { Icon } from "../components/ui/Icon.tsx";
 import { useEffect, useRef, useState } from "react";
 import type { ComponentType } from "preact";
 import { formatEuros } from "../lib/deals/money.ts";
@@ -43,21 +44,6 @@ export interface PaymentSectionProps {
 
 /** Deal snackbars last 5000 ms (spec 000 §9). */
 const NOTICE_MS = 5000;
-
-function LockIcon({ class: cls }: { class: string }) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      class={cls}
-      fill="none"
-      stroke="currentColor"
-      stroke-width="2"
-      aria-hidden="true"
-    >
-      <path d="M6 11h12v10H6zM8.5 11V7.5a3.5 3.5 0 0 1 7 0V11" stroke-linejoin="round" />
-    </svg>
-  );
-}
 
 const OPTION_BASE =
   "flex w-full flex-wrap items-center justify-between gap-x-3 gap-y-1 rounded-2xl px-5 py-3.5 text-left text-base font-semibold shadow-sm focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500";
@@ -168,7 +154,7 @@ function PayButtons({ token, options = [], errorNotices }: PaymentSectionProps) 
           <div class="p-5 sm:p-6">
             <div class="mb-4 flex items-start justify-between gap-4">
               <h2 id="payment-dialog-title" class="flex items-center gap-2 text-lg font-bold">
-                <LockIcon class="h-5 w-5 text-emerald-600" />
+                <Icon name="lock" class="h-5 w-5 text-emerald-600" />
                 {PAYMENT_MESSAGES.secure}
               </h2>
               <button type="button" aria-label="Fermer" class={CLOSE_BUTTON} onClick={close}>×</button>
@@ -205,7 +191,7 @@ function PayButtons({ token, options = [], errorNotices }: PaymentSectionProps) 
               )
               : <p class="text-sm text-slate-600" role="status">Préparation du paiement sécurisé…</p>}
             <p class="mt-5 flex items-start gap-2 border-t border-slate-100 pt-4 text-xs text-slate-500">
-              <LockIcon class="mt-0.5 h-4 w-4 shrink-0" />
+              <Icon name="lock" class="mt-0.5 h-4 w-4 shrink-0" />
               {PAYMENT_MESSAGES.ssl}
             </p>
           </div>

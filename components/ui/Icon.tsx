@@ -16,7 +16,11 @@ export type ActionIconName =
   | "search"
   | "close"
   | "download"
-  | "receipt";
+  | "receipt"
+  | "check"
+  | "eyeOff"
+  | "back"
+  | "lock";
 
 export type AnyIconName = IconName | ActionIconName;
 
@@ -48,6 +52,11 @@ const PATHS: Record<AnyIconName, string> = {
   close: "M6 6l12 12M18 6 6 18",
   download: "M12 4v11m-5-5 5 5 5-5M5 20h14",
   receipt: "M6 3h12v18l-3-2-3 2-3-2-3 2zM9 8h6M9 12h6M9 16h3",
+  check: "M5 12.5 10 17.5 19 7",
+  eyeOff:
+    "M3 3l18 18M10.6 5.1A9.8 9.8 0 0 1 12 5c6.4 0 10 7 10 7a17 17 0 0 1-3.2 4.1M6.6 6.6C3.7 8.3 2 12 2 12s3.6 7 10 7c1.8 0 3.4-.5 4.8-1.3M9.9 9.9a3 3 0 0 0 4.2 4.2",
+  back: "M15 5l-7 7 7 7",
+  lock: "M6 11h12v9H6zm2 0V8a4 4 0 0 1 8 0v3",
 };
 
 export function Icon({ name, class: className = "h-5 w-5" }: { name: AnyIconName; class?: string }) {

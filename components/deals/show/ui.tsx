@@ -1,4 +1,5 @@
 // Small pieces of the customer-facing quote pages (deal page, quote payment page, partner page).
+import { Icon } from "../../ui/Icon.tsx";
 import type { ComponentChildren } from "preact";
 
 export function Card(
@@ -42,48 +43,15 @@ export function Banner(
 }
 
 export function DownloadIcon({ class: cls = "h-5 w-5" }: { class?: string }) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      class={cls}
-      fill="none"
-      stroke="currentColor"
-      stroke-width="2"
-      aria-hidden="true"
-    >
-      <path d="M12 4v11m-5-5 5 5 5-5M5 20h14" stroke-linecap="round" stroke-linejoin="round" />
-    </svg>
-  );
+  return <Icon name="download" class={cls} />;
 }
 
 export function CheckIcon({ class: cls = "h-4 w-4" }: { class?: string }) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      class={cls}
-      fill="none"
-      stroke="currentColor"
-      stroke-width="3"
-      aria-hidden="true"
-    >
-      <path d="M5 12.5l4.5 4.5L19 7.5" stroke-linecap="round" stroke-linejoin="round" />
-    </svg>
-  );
+  return <Icon name="check" class={cls} />;
 }
 
 export function PencilIcon({ class: cls = "h-4 w-4" }: { class?: string }) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      class={cls}
-      fill="none"
-      stroke="currentColor"
-      stroke-width="2"
-      aria-hidden="true"
-    >
-      <path d="M4 20h4L19 9l-4-4L4 16zM13.5 6.5l4 4" stroke-linejoin="round" />
-    </svg>
-  );
+  return <Icon name="pencil" class={cls} />;
 }
 
 /** A link to a PDF: opens in a new tab (the download routes answer with the file). */
