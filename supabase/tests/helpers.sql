@@ -112,5 +112,51 @@ begin
   return '# as ' || session_user || ' (role reset)';
 end $$;
 
+-- Statements tried as the current role, always rolled back:
+--   select * from tests.denied($$delete from public.x$$, 'anon cannot delete x');      -- refused (42501)
+--   select * from tests.changes($$update public.x set …$$, 0, 'filtered out by RLS'); -- exactly n rows
+
+/** Runs `stmt` in a subtransaction that is always rolled back; returns the SQLSTATE it raised ('00000'
+ * when it succeeded), its message, and the number of rows it touched. */
+create function tests.try(stmt text, out state text, out message text, out n bigint) language plpgsql as $fn$
+begin
+  begin
+    execute stmt;
+    get diagnostics n = row_count;
+    raise exception using errcode = 'PTRY0', message = 'rolled back';
+  exception when others then
+    get stacked diagnostics state = returned_sqlstate, message = message_text;
+    if state = 'PTRY0' then
+      state := '00000';
+      message := null;
+    else
+      n := null;
+    end if;
+  end;
+end $fn$;
+
+/** The statement is refused with 42501 (privilege, RLS or a trigger). */
+create function tests.denied(stmt text, description text) returns text language plpgsql as $fn$
+declare
+  r record;
+begin
+  select * into r from tests.try(stmt);
+  return ok(r.state = '42501', description) || case when r.state = '42501' then '' else E'\n' || diag(
+    case when r.state = '00000' then format('    the statement succeeded and changed %s row(s)', r.n)
+         else format('    got %s: %s', r.state, r.message) end) end;
+end $fn$;
+
+/** The statement succeeds and touches exactly `rows` rows (0: filtered out by RLS, silently). */
+create function tests.changes(stmt text, rows bigint, description text) returns text language plpgsql as $fn$
+declare
+  r record;
+begin
+  select * into r from tests.try(stmt);
+  return ok(r.state = '00000' and r.n = rows, description) ||
+    case when r.state = '00000' and r.n = rows then '' else E'\n' || diag(
+      case when r.state = '00000' then format('    changed %s row(s), expected %s', r.n, rows)
+           else format('    got %s: %s', r.state, r.message) end) end;
+end $fn$;
+
 grant usage on schema tests to anon, authenticated, service_role;
 grant execute on all functions in schema tests to anon, authenticated, service_role;

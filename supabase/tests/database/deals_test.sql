@@ -6,7 +6,7 @@
 -- impersonating a partner or a customer, and the service role. Users and identity switches come from
 -- supabase/tests/helpers.sql.
 --
--- Statements expected to be refused or to change rows run through pg_temp.try(), which always rolls its
+-- Statements expected to be refused or to change rows run through tests.try(), which always rolls its
 -- statement back (a subtransaction): a refusal the database forgets to make fails its own test without
 -- changing the state the next tests read.
 begin;
@@ -42,47 +42,7 @@ insert into public.company_settings (user_id, name, value) values
   (tests.user_id('partner_b'), 'cocktails', '{"signature": [{"id": "b"}]}');
 insert into public.settings (key, value, type) values ('deviseur_description', '"<p>Texte</p>"', 'text');
 
--- pg_temp.try(statement): runs it in a subtransaction that is always rolled back; returns the SQLSTATE
--- it raised ('00000' when it succeeded), its message, and the number of rows it touched.
-create function pg_temp.try(stmt text, out state text, out message text, out n bigint) language plpgsql as $fn$
-begin
-  begin
-    execute stmt;
-    get diagnostics n = row_count;
-    raise exception using errcode = 'PTRY0', message = 'rolled back';
-  exception when others then
-    get stacked diagnostics state = returned_sqlstate, message = message_text;
-    if state = 'PTRY0' then
-      state := '00000';
-      message := null;
-    else
-      n := null;
-    end if;
-  end;
-end $fn$;
-
-/** The statement is refused with 42501 (privilege, RLS or the guard trigger). */
-create function pg_temp.denied(stmt text, description text) returns text language plpgsql as $fn$
-declare
-  r record;
-begin
-  select * into r from pg_temp.try(stmt);
-  return ok(r.state = '42501', description) || case when r.state = '42501' then '' else E'\n' || diag(
-    case when r.state = '00000' then format('    the statement succeeded and changed %s row(s)', r.n)
-         else format('    got %s: %s', r.state, r.message) end) end;
-end $fn$;
-
-/** The statement succeeds and touches exactly `rows` rows (0: filtered out by RLS, silently). */
-create function pg_temp.changes(stmt text, rows bigint, description text) returns text language plpgsql as $fn$
-declare
-  r record;
-begin
-  select * into r from pg_temp.try(stmt);
-  return ok(r.state = '00000' and r.n = rows, description) ||
-    case when r.state = '00000' and r.n = rows then '' else E'\n' || diag(
-      case when r.state = '00000' then format('    changed %s row(s), expected %s', r.n, rows)
-           else format('    got %s: %s', r.state, r.message) end) end;
-end $fn$;
+-- tests.try / tests.denied / tests.changes: supabase/tests/helpers.sql.
 
 -- ---------------------------------------------------------------------------------------------
 -- Structure: RLS on, exactly these policies and table privileges.
@@ -201,17 +161,17 @@ select * from pg_temp.reads('service_role', '{101,102,103,104,105,106}', '{101,1
 
 -- The contacts: only admins change them; a partner, a customer or anon cannot.
 select tests.act_as('partner_a');
-select * from pg_temp.changes($$update public.deal_contacts set service_address = 'x' where deal_id = 102$$, 0,
+select * from tests.changes($$update public.deal_contacts set service_address = 'x' where deal_id = 102$$, 0,
   'partner A cannot rewrite the contact of its deal (0 rows)');
 select tests.act_as('customer_a');
-select * from pg_temp.changes($$update public.deal_contacts set email = 'x@y.z' where deal_id = 102$$, 0,
+select * from tests.changes($$update public.deal_contacts set email = 'x@y.z' where deal_id = 102$$, 0,
   'customer A cannot rewrite the contact of its deal (0 rows)');
-select * from pg_temp.denied($$insert into public.deal_contacts (deal_id) values (101)$$,
+select * from tests.denied($$insert into public.deal_contacts (deal_id) values (101)$$,
   'customer A cannot add a contact');
 select tests.act_as('admin');
-select * from pg_temp.changes($$update public.deal_contacts set service_address = '9 quai' where deal_id = 102$$, 1,
+select * from tests.changes($$update public.deal_contacts set service_address = '9 quai' where deal_id = 102$$, 1,
   'the admin changes a deal''s contact');
-select * from pg_temp.denied($$delete from public.deal_contacts where deal_id = 102$$,
+select * from tests.denied($$delete from public.deal_contacts where deal_id = 102$$,
   'nobody signed in removes a contact, not even the admin');
 
 -- ---------------------------------------------------------------------------------------------
@@ -302,7 +262,7 @@ update public.deals set admin_settings = '{}' where id in (101, 103);
 -- The guard trigger: what a partner may change.
 -- ---------------------------------------------------------------------------------------------
 select tests.act_as('partner_a');
-select pg_temp.denied(format('update public.deals set %s where id = 102', change),
+select tests.denied(format('update public.deals set %s where id = 102', change),
   'partner A cannot change ' || change)
 from unnest(array[
   $$admin_settings = '{"showEmailForPartner": true}'$$,
@@ -318,28 +278,28 @@ from unnest(array[
   $$paid_at = now(), total_amount_paid = 100$$,
   $$created_at = now() - interval '1 year'$$
 ]) change;
-select * from pg_temp.denied(
+select * from tests.denied(
   format($$update public.deals set company_id = %L where id = 102$$, tests.user_id('partner_b')),
   'partner A cannot hand its deal to partner B');
 -- Its moves: validate (new → send, pending → edited), edit (send/edited → pending), refuse when unlocked.
-select * from pg_temp.changes($$update public.deals set status = 'send' where id = 102$$, 1,
+select * from tests.changes($$update public.deals set status = 'send' where id = 102$$, 1,
   'partner A validates: new → send');
-select * from pg_temp.changes($$update public.deals set status = 'edited' where id = 106$$, 1,
+select * from tests.changes($$update public.deals set status = 'edited' where id = 106$$, 1,
   'partner A revalidates: pending → edited');
-select * from pg_temp.changes($$update public.deals set status = 'refused_partner', refusal_reason = 'partner_unavailable'
+select * from tests.changes($$update public.deals set status = 'refused_partner', refusal_reason = 'partner_unavailable'
   where id = 102$$, 1, 'partner A refuses an unlocked deal: new → refused_partner');
-select pg_temp.denied(format('update public.deals set status = %L where id = 102', s),
+select tests.denied(format('update public.deals set status = %L where id = 102', s),
   'partner A cannot move its deal from new to ' || s)
 from unnest(array['pending', 'edited', 'accepted', 'pay_partial', 'pay_total', 'win', 'refused', 'refused_client']) s;
-select * from pg_temp.denied($$update public.deals set status = 'start' where id = 102$$,
+select * from tests.denied($$update public.deals set status = 'start' where id = 102$$,
   'partner A cannot put its deal back in start');
-select pg_temp.denied(format('update public.deals set status = %L where id = 105', s),
+select tests.denied(format('update public.deals set status = %L where id = 105', s),
   'partner A cannot move its locked deal from send to ' || s)
 from unnest(array['refused_partner', 'accepted', 'new']) s;
-select * from pg_temp.denied($$update public.deals set status = 'pending' where id = 105$$,
+select * from tests.denied($$update public.deals set status = 'pending' where id = 105$$,
   'partner A cannot send its locked quote back to pending (editing it is locked)');
 -- The lock: lines, properties, description and map refused; its own settings still allowed.
-select pg_temp.denied(format('update public.deals set %s where id = 105', change),
+select tests.denied(format('update public.deals set %s where id = 105', change),
   'partner A cannot change ' || split_part(change, ' ', 1) || ' of a locked deal')
 from unnest(array[
   $$lines = '[{"label": "x", "qty": 1, "unitCost": 1, "totalCost": 1}]'$$,
@@ -347,7 +307,7 @@ from unnest(array[
   $$description = '<p>x</p>'$$,
   $$map_url = 'https://www.google.com/maps/embed?pb=1'$$
 ]) change;
-select pg_temp.changes(format('update public.deals set %s where id = 102', change), 1,
+select tests.changes(format('update public.deals set %s where id = 102', change), 1,
   'partner A changes ' || split_part(change, ' ', 1) || ' of an unlocked deal')
 from unnest(array[
   $$lines = '[{"label": "x", "qty": 1, "unitCost": 1, "totalCost": 1}]'$$,
@@ -357,39 +317,39 @@ from unnest(array[
   $$settings = '{"hasDeposit": true}'$$,
   $$choices = '{"cocktails": []}'$$
 ]) change;
-select * from pg_temp.changes($$update public.deals set settings = '{"hasDeposit": true}' where id = 105$$, 1,
+select * from tests.changes($$update public.deals set settings = '{"hasDeposit": true}' where id = 105$$, 1,
   'partner A changes the settings of a locked deal (not under the lock)');
-select * from pg_temp.denied($$update public.deals set choices = '{"cocktails": ["a"]}' where id = 102$$,
+select * from tests.denied($$update public.deals set choices = '{"cocktails": ["a"]}' where id = 102$$,
   'partner A cannot choose cocktails for the customer (it may only empty the choice)');
 -- Other deals: nothing.
-select pg_temp.changes(format('update public.deals set description = %L where id = %s', 'x', d), 0,
+select tests.changes(format('update public.deals set description = %L where id = %s', 'x', d), 0,
   'partner A changes nothing of deal ' || d)
 from unnest(array[101, 103]) d;
-select * from pg_temp.changes($$delete from public.deals where id in (102, 104)$$, 0,
+select * from tests.changes($$delete from public.deals where id in (102, 104)$$, 0,
   'partner A deletes no deal');
-select * from pg_temp.denied($$insert into public.deals (name) values ('x')$$, 'partner A inserts no deal');
+select * from tests.denied($$insert into public.deals (name) values ('x')$$, 'partner A inserts no deal');
 
 select tests.act_as('partner_b');
-select * from pg_temp.changes($$update public.deals set status = 'send' where id = 102$$, 0,
+select * from tests.changes($$update public.deals set status = 'send' where id = 102$$, 0,
   'partner B cannot validate partner A''s deal (0 rows)');
 
 select tests.act_as_impersonating('admin', 'partner_a');
-select * from pg_temp.denied($$update public.deals set admin_settings = '{"showEmailForPartner": true}' where id = 102$$,
+select * from tests.denied($$update public.deals set admin_settings = '{"showEmailForPartner": true}' where id = 102$$,
   'an admin impersonating partner A cannot change admin settings');
-select * from pg_temp.denied($$update public.deals set status = 'accepted' where id = 102$$,
+select * from tests.denied($$update public.deals set status = 'accepted' where id = 102$$,
   'an admin impersonating partner A cannot accept');
-select * from pg_temp.changes($$update public.deals set status = 'send' where id = 102$$, 1,
+select * from tests.changes($$update public.deals set status = 'send' where id = 102$$, 1,
   'an admin impersonating partner A validates as the partner would');
 
 -- ---------------------------------------------------------------------------------------------
 -- The guard trigger: a customer only answers (choices, refusal).
 -- ---------------------------------------------------------------------------------------------
 select tests.act_as('customer_a');
-select * from pg_temp.changes($$update public.deals set choices = '{"cocktails": ["a", "b"]}' where id = 105$$, 1,
+select * from tests.changes($$update public.deals set choices = '{"cocktails": ["a", "b"]}' where id = 105$$, 1,
   'customer A chooses its cocktails');
-select * from pg_temp.changes($$update public.deals set status = 'refused_client', refusal_reason = 'budget'
+select * from tests.changes($$update public.deals set status = 'refused_client', refusal_reason = 'budget'
   where id = 105$$, 1, 'customer A refuses its quote (send → refused_client)');
-select pg_temp.denied(format('update public.deals set %s where id = 105', change),
+select tests.denied(format('update public.deals set %s where id = 105', change),
   'customer A cannot change ' || split_part(change, ' ', 1))
 from unnest(array[
   $$lines = '[]'::jsonb || '[{"label": "x", "qty": 1, "unitCost": 1, "totalCost": 1}]'$$,
@@ -405,33 +365,33 @@ from unnest(array[
   $$deposit_paid_at = now(), deposit_amount = 100$$,
   $$paid_at = now(), total_amount_paid = 1$$
 ]) change;
-select * from pg_temp.denied(format($$update public.deals set company_id = %L where id = 105$$,
+select * from tests.denied(format($$update public.deals set company_id = %L where id = 105$$,
   tests.user_id('partner_b')), 'customer A cannot choose another partner');
-select pg_temp.denied(format('update public.deals set status = %L where id = 105', s),
+select tests.denied(format('update public.deals set status = %L where id = 105', s),
   'customer A cannot move its quote to ' || s)
 from unnest(array['accepted', 'pay_total', 'win', 'new', 'refused_partner']) s;
 select tests.reset_role();
 update public.deals set status = 'accepted' where id = 106;
 select tests.act_as('customer_a');
-select * from pg_temp.denied($$update public.deals set status = 'refused_client', refusal_reason = 'budget' where id = 106$$,
+select * from tests.denied($$update public.deals set status = 'refused_client', refusal_reason = 'budget' where id = 106$$,
   'customer A cannot refuse an accepted quote');
-select * from pg_temp.changes($$update public.deals set choices = '{"cocktails": ["x"]}' where id = 103$$, 0,
+select * from tests.changes($$update public.deals set choices = '{"cocktails": ["x"]}' where id = 103$$, 0,
   'customer A answers nobody else''s quote (0 rows)');
-select * from pg_temp.changes($$delete from public.deals where id = 102$$, 0, 'customer A deletes no deal');
+select * from tests.changes($$delete from public.deals where id = 102$$, 0, 'customer A deletes no deal');
 select tests.act_as_anon();
 select throws_ok($$update public.deals set status = 'win'$$, '42501', 'permission denied for table deals',
   'anon changes no deal');
 
 -- The admin changes anything, locked or not, and deletes; nobody signed in inserts a deal.
 select tests.act_as('admin');
-select * from pg_temp.changes($$update public.deals set lines = '[]', admin_comments = 'ok', status = 'win',
+select * from tests.changes($$update public.deals set lines = '[]', admin_comments = 'ok', status = 'win',
   deposit_paid_at = now(), deposit_amount = 1, company_id = null where id = 105$$, 1,
   'the admin changes every column of a locked deal');
-select * from pg_temp.changes($$delete from public.deals where id = 104$$, 1, 'the admin deletes a deal');
-select * from pg_temp.denied($$insert into public.deals (name) values ('x')$$,
+select * from tests.changes($$delete from public.deals where id = 104$$, 1, 'the admin deletes a deal');
+select * from tests.denied($$insert into public.deals (name) values ('x')$$,
   'the admin inserts no deal (public requests are created by the system)');
 select tests.act_as_service();
-select * from pg_temp.changes($$insert into public.deals (name) values ('Demande')$$, 1,
+select * from tests.changes($$insert into public.deals (name) values ('Demande')$$, 1,
   'service_role (the intake) creates a deal');
 
 -- ---------------------------------------------------------------------------------------------
@@ -475,13 +435,13 @@ select results_eq(
   $$values (null::text, 'start', 'request', null::uuid, 'service_role')$$,
   'a new request is recorded as the system''s, action request');
 select tests.act_as('admin');
-select * from pg_temp.denied($$insert into public.deal_status_changes (deal_id, to_status, actor_role)
+select * from tests.denied($$insert into public.deal_status_changes (deal_id, to_status, actor_role)
   values (102, 'win', 'Admin')$$, 'the admin cannot write the history by hand');
-select * from pg_temp.denied($$update public.deal_status_changes set action = 'x'$$,
+select * from tests.denied($$update public.deal_status_changes set action = 'x'$$,
   'the admin cannot rewrite the history');
-select * from pg_temp.denied($$delete from public.deal_status_changes$$, 'the admin cannot erase the history');
+select * from tests.denied($$delete from public.deal_status_changes$$, 'the admin cannot erase the history');
 select tests.act_as('partner_a');
-select * from pg_temp.denied($$insert into public.deal_status_changes (deal_id, to_status, actor_role)
+select * from tests.denied($$insert into public.deal_status_changes (deal_id, to_status, actor_role)
   values (106, 'win', 'Company')$$, 'partner A cannot write the history');
 
 -- ---------------------------------------------------------------------------------------------
@@ -525,38 +485,38 @@ $fn$;
 select tests.reset_role();
 update public.deals set status = 'new' where id = 102;
 select tests.act_as('partner_a');
-select * from pg_temp.changes(pg_temp.notify(102), 1, 'partner A queues a notification about its deal');
-select * from pg_temp.denied(pg_temp.notify(101), 'partner A queues none about its deal in start');
-select * from pg_temp.denied(pg_temp.notify(103), 'partner A queues none about partner B''s deal');
-select * from pg_temp.denied($$insert into public.deal_notifications (deal_id, kind, status) values (102, 'quote_ready', 'done')$$,
+select * from tests.changes(pg_temp.notify(102), 1, 'partner A queues a notification about its deal');
+select * from tests.denied(pg_temp.notify(101), 'partner A queues none about its deal in start');
+select * from tests.denied(pg_temp.notify(103), 'partner A queues none about partner B''s deal');
+select * from tests.denied($$insert into public.deal_notifications (deal_id, kind, status) values (102, 'quote_ready', 'done')$$,
   'partner A cannot queue a notification already done');
-select * from pg_temp.denied($$insert into public.deal_notifications (deal_id, kind, attempts) values (102, 'quote_ready', 0)$$,
+select * from tests.denied($$insert into public.deal_notifications (deal_id, kind, attempts) values (102, 'quote_ready', 0)$$,
   'partner A cannot set the attempts');
 select throws_ok($$select id from public.deal_notifications$$, '42501', 'permission denied for table deal_notifications',
   'partner A reads no notification (their recipients are the customer''s)');
-select * from pg_temp.denied($$insert into public.crm_outbox (deal_id, event) values (102, 'deal_accepted')$$,
+select * from tests.denied($$insert into public.crm_outbox (deal_id, event) values (102, 'deal_accepted')$$,
   'partner A queues no CRM event');
 select tests.act_as('partner_b');
-select * from pg_temp.denied(pg_temp.notify(102), 'partner B queues none about partner A''s deal');
+select * from tests.denied(pg_temp.notify(102), 'partner B queues none about partner A''s deal');
 select tests.act_as('customer_a');
-select * from pg_temp.denied(pg_temp.notify(102), 'customer A queues no notification');
-select * from pg_temp.denied($$insert into public.crm_outbox (deal_id, event) values (102, 'deal_accepted')$$,
+select * from tests.denied(pg_temp.notify(102), 'customer A queues no notification');
+select * from tests.denied($$insert into public.crm_outbox (deal_id, event) values (102, 'deal_accepted')$$,
   'customer A queues no CRM event');
 select tests.act_as_impersonating('admin', 'customer_a');
-select * from pg_temp.denied($$insert into public.crm_outbox (deal_id, event) values (102, 'deal_accepted')$$,
+select * from tests.denied($$insert into public.crm_outbox (deal_id, event) values (102, 'deal_accepted')$$,
   'an admin impersonating customer A queues no CRM event');
 select tests.act_as('admin');
-select * from pg_temp.changes(pg_temp.notify(101), 1, 'the admin queues a notification about any deal');
-select * from pg_temp.changes($$insert into public.crm_outbox (deal_id, event, payload) values (102, 'deal_accepted', '{}')$$,
+select * from tests.changes(pg_temp.notify(101), 1, 'the admin queues a notification about any deal');
+select * from tests.changes($$insert into public.crm_outbox (deal_id, event, payload) values (102, 'deal_accepted', '{}')$$,
   1, 'the admin queues a CRM event');
 select throws_ok($$select id from public.crm_outbox$$, '42501', 'permission denied for table crm_outbox',
   'the admin reads no CRM event (the worker does)');
 select tests.act_as_anon();
-select * from pg_temp.denied(pg_temp.notify(102), 'anon queues no notification');
-select * from pg_temp.denied($$insert into public.crm_outbox (deal_id, event) values (102, 'deal_accepted')$$,
+select * from tests.denied(pg_temp.notify(102), 'anon queues no notification');
+select * from tests.denied($$insert into public.crm_outbox (deal_id, event) values (102, 'deal_accepted')$$,
   'anon queues no CRM event');
 select tests.act_as_service();
-select * from pg_temp.changes($$update public.deal_notifications set status = 'done'$$, 0,
+select * from tests.changes($$update public.deal_notifications set status = 'done'$$, 0,
   'service_role (the worker) drains the notifications (none queued outside the rolled-back tries)');
 
 -- ---------------------------------------------------------------------------------------------
@@ -569,27 +529,27 @@ $fn$;
 select tests.act_as('partner_a');
 select set_eq($$select name from public.company_settings$$, array['cocktails'], 'partner A reads its own records only');
 select is((select value -> 'signature' -> 0 ->> 'id' from public.company_settings), 'a', '… its own catalogue');
-select * from pg_temp.changes(pg_temp.setting('partner_a'), 1, 'partner A adds its own pricing grid');
-select * from pg_temp.denied(pg_temp.setting('partner_b'), 'partner A cannot add partner B''s record');
-select * from pg_temp.changes(format($$update public.company_settings set value = '{}' where user_id = %L$$,
+select * from tests.changes(pg_temp.setting('partner_a'), 1, 'partner A adds its own pricing grid');
+select * from tests.denied(pg_temp.setting('partner_b'), 'partner A cannot add partner B''s record');
+select * from tests.changes(format($$update public.company_settings set value = '{}' where user_id = %L$$,
   tests.user_id('partner_b')), 0, 'partner A cannot change partner B''s catalogue (0 rows)');
-select * from pg_temp.denied(format($$update public.company_settings set user_id = %L where user_id = %L$$,
+select * from tests.denied(format($$update public.company_settings set user_id = %L where user_id = %L$$,
   tests.user_id('partner_b'), tests.user_id('partner_a')), 'partner A cannot give its record to partner B');
-select * from pg_temp.changes(format($$update public.company_settings set value = '{}' where user_id = %L$$,
+select * from tests.changes(format($$update public.company_settings set value = '{}' where user_id = %L$$,
   tests.user_id('partner_a')), 1, 'partner A changes its own catalogue');
-select * from pg_temp.denied($$delete from public.company_settings$$, 'partner A deletes no record');
+select * from tests.denied($$delete from public.company_settings$$, 'partner A deletes no record');
 select tests.act_as_impersonating('admin', 'partner_a');
 select set_eq($$select name from public.company_settings$$, array['cocktails'],
   'an admin impersonating partner A reads partner A''s records only');
-select * from pg_temp.denied(pg_temp.setting('partner_b'), 'an admin impersonating partner A cannot write partner B''s');
+select * from tests.denied(pg_temp.setting('partner_b'), 'an admin impersonating partner A cannot write partner B''s');
 select tests.act_as('customer_a');
 select is_empty($$select name from public.company_settings$$, 'customer A reads no record');
-select * from pg_temp.denied(pg_temp.setting('customer_a'), 'customer A cannot add a record, even its own');
+select * from tests.denied(pg_temp.setting('customer_a'), 'customer A cannot add a record, even its own');
 select tests.act_as('admin');
 select is((select count(*)::int from public.company_settings), 2, 'the admin reads every partner''s records');
-select * from pg_temp.changes(pg_temp.setting('partner_b'), 1, 'the admin adds a partner''s record');
-select * from pg_temp.changes($$update public.company_settings set value = '{}'$$, 2, 'the admin changes any record');
-select * from pg_temp.denied($$delete from public.company_settings$$, 'the admin deletes no record');
+select * from tests.changes(pg_temp.setting('partner_b'), 1, 'the admin adds a partner''s record');
+select * from tests.changes($$update public.company_settings set value = '{}'$$, 2, 'the admin changes any record');
+select * from tests.denied($$delete from public.company_settings$$, 'the admin deletes no record');
 select tests.act_as_anon();
 select throws_ok($$select name from public.company_settings$$, '42501', 'permission denied for table company_settings',
   'anon reads no record');
@@ -601,16 +561,16 @@ create function pg_temp.settings_read_only(who text) returns setof text language
 begin
   return next results_eq($$select value #>> '{}' from public.settings where key = 'deviseur_description'$$,
     array['<p>Texte</p>'], who || ' reads the settings');
-  return next pg_temp.denied($$insert into public.settings (key, value) values ('deviseur_custom_field_1', '"x"')$$,
+  return next tests.denied($$insert into public.settings (key, value) values ('deviseur_custom_field_1', '"x"')$$,
     who || ' cannot add a setting');
   if who = 'anon' then
-    return next pg_temp.denied($$update public.settings set value = '"x"' where key = 'deviseur_description'$$,
+    return next tests.denied($$update public.settings set value = '"x"' where key = 'deviseur_description'$$,
       who || ' cannot change a setting');
   else
-    return next pg_temp.changes($$update public.settings set value = '"x"' where key = 'deviseur_description'$$, 0,
+    return next tests.changes($$update public.settings set value = '"x"' where key = 'deviseur_description'$$, 0,
       who || ' cannot change a setting (0 rows)');
   end if;
-  return next pg_temp.denied($$delete from public.settings$$, who || ' cannot delete a setting');
+  return next tests.denied($$delete from public.settings$$, who || ' cannot delete a setting');
 end $fn$;
 select tests.act_as_anon();
 select * from pg_temp.settings_read_only('anon');
@@ -621,11 +581,11 @@ select * from pg_temp.settings_read_only('partner A');
 select tests.act_as_impersonating('admin', 'partner_a');
 select * from pg_temp.settings_read_only('an admin impersonating partner A');
 select tests.act_as('admin');
-select * from pg_temp.changes($$insert into public.settings (key, value, type) values ('deviseur_custom_field_1', '"x"', 'text')$$,
+select * from tests.changes($$insert into public.settings (key, value, type) values ('deviseur_custom_field_1', '"x"', 'text')$$,
   1, 'the admin adds a setting');
-select * from pg_temp.changes($$update public.settings set value = '"<p>Autre</p>"' where key = 'deviseur_description'$$,
+select * from tests.changes($$update public.settings set value = '"<p>Autre</p>"' where key = 'deviseur_description'$$,
   1, 'the admin changes a setting');
-select * from pg_temp.denied($$delete from public.settings$$, 'the admin deletes no setting');
+select * from tests.denied($$delete from public.settings$$, 'the admin deletes no setting');
 
 -- ---------------------------------------------------------------------------------------------
 -- deal_photos: the deal's partner (never in start, never another's) and admins add, reorder, delete.
@@ -635,40 +595,40 @@ create function pg_temp.photo(target int) returns text language sql as $fn$
     values (%s, 'nouvelle-%s.jpg', 'image/jpeg', 10)$$, target, target)
 $fn$;
 select tests.act_as('partner_a');
-select * from pg_temp.changes(pg_temp.photo(102), 1, 'partner A adds a photo to its deal');
-select * from pg_temp.denied(pg_temp.photo(101), 'partner A adds no photo to its deal in start');
-select * from pg_temp.denied(pg_temp.photo(103), 'partner A adds no photo to partner B''s deal');
-select * from pg_temp.changes($$update public.deal_photos set position = 3 where deal_id = 102$$, 1,
+select * from tests.changes(pg_temp.photo(102), 1, 'partner A adds a photo to its deal');
+select * from tests.denied(pg_temp.photo(101), 'partner A adds no photo to its deal in start');
+select * from tests.denied(pg_temp.photo(103), 'partner A adds no photo to partner B''s deal');
+select * from tests.changes($$update public.deal_photos set position = 3 where deal_id = 102$$, 1,
   'partner A reorders the photos of its deal');
-select * from pg_temp.changes($$update public.deal_photos set position = 3 where deal_id = 103$$, 0,
+select * from tests.changes($$update public.deal_photos set position = 3 where deal_id = 103$$, 0,
   'partner A cannot reorder partner B''s photos');
-select * from pg_temp.denied(format($$update public.deal_photos set deal_id = 103 where deal_id = 102$$),
+select * from tests.denied(format($$update public.deal_photos set deal_id = 103 where deal_id = 102$$),
   'partner A cannot move its photo to partner B''s deal');
-select * from pg_temp.changes($$delete from public.deal_photos where deal_id = 102$$, 1,
+select * from tests.changes($$delete from public.deal_photos where deal_id = 102$$, 1,
   'partner A deletes a photo of its deal');
-select * from pg_temp.changes($$delete from public.deal_photos where deal_id = 103$$, 0,
+select * from tests.changes($$delete from public.deal_photos where deal_id = 103$$, 0,
   'partner A cannot delete partner B''s photo');
 select tests.reset_role();
 update public.deals set admin_settings = '{"disableQuoteEdits": true}' where id = 102;
 select tests.act_as('partner_a');
-select * from pg_temp.denied(pg_temp.photo(102), 'partner A adds no photo to a locked deal');
+select * from tests.denied(pg_temp.photo(102), 'partner A adds no photo to a locked deal');
 -- The lock is in the policies' USING clause: the locked deal's photos are filtered out (0 rows).
-select * from pg_temp.changes($$update public.deal_photos set position = 4 where deal_id = 102$$, 0,
+select * from tests.changes($$update public.deal_photos set position = 4 where deal_id = 102$$, 0,
   'partner A cannot reorder the photos of a locked deal');
-select * from pg_temp.changes($$delete from public.deal_photos where deal_id = 102$$, 0,
+select * from tests.changes($$delete from public.deal_photos where deal_id = 102$$, 0,
   'partner A cannot delete a photo of a locked deal');
 select tests.act_as_impersonating('admin', 'partner_b');
-select * from pg_temp.denied(pg_temp.photo(102), 'an admin impersonating partner B adds no photo to partner A''s deal');
+select * from tests.denied(pg_temp.photo(102), 'an admin impersonating partner B adds no photo to partner A''s deal');
 select tests.act_as('customer_a');
-select * from pg_temp.denied(pg_temp.photo(102), 'customer A adds no photo');
-select * from pg_temp.changes($$delete from public.deal_photos$$, 0, 'customer A deletes no photo');
+select * from tests.denied(pg_temp.photo(102), 'customer A adds no photo');
+select * from tests.changes($$delete from public.deal_photos$$, 0, 'customer A deletes no photo');
 select tests.act_as('admin');
-select * from pg_temp.changes(pg_temp.photo(101), 1, 'the admin adds a photo to any deal');
-select * from pg_temp.changes($$update public.deal_photos set position = 5$$, 2, 'the admin reorders any photo');
-select * from pg_temp.changes($$delete from public.deal_photos where deal_id = 102$$, 1,
+select * from tests.changes(pg_temp.photo(101), 1, 'the admin adds a photo to any deal');
+select * from tests.changes($$update public.deal_photos set position = 5$$, 2, 'the admin reorders any photo');
+select * from tests.changes($$delete from public.deal_photos where deal_id = 102$$, 1,
   'the admin deletes a photo of a locked deal');
 select tests.act_as_anon();
-select * from pg_temp.denied(pg_temp.photo(102), 'anon adds no photo');
+select * from tests.denied(pg_temp.photo(102), 'anon adds no photo');
 
 select * from finish();
 rollback;

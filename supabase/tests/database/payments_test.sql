@@ -8,7 +8,7 @@
 -- next_invoice_number gap-free per (series, issuer, year); issued invoices never change.
 -- Users and identity switches come from supabase/tests/helpers.sql.
 --
--- Statements expected to be refused or to change rows run through pg_temp.try(), which always rolls its
+-- Statements expected to be refused or to change rows run through tests.try(), which always rolls its
 -- statement back (a subtransaction): a refusal the database forgets to make fails its own test without
 -- changing the state the next tests read.
 begin;
@@ -64,47 +64,7 @@ insert into public.invoice_counters (series, issuer, year, last_number) values (
 insert into public.provider_events (id, provider, type) values ('evt_301', 'stripe', 'payment_intent.succeeded');
 insert into public.simulated_payment_intents (id, amount) values ('pi_sim_301', 30000);
 
--- pg_temp.try(statement): runs it in a subtransaction that is always rolled back; returns the SQLSTATE
--- it raised ('00000' when it succeeded), its message, and the number of rows it touched.
-create function pg_temp.try(stmt text, out state text, out message text, out n bigint) language plpgsql as $fn$
-begin
-  begin
-    execute stmt;
-    get diagnostics n = row_count;
-    raise exception using errcode = 'PTRY0', message = 'rolled back';
-  exception when others then
-    get stacked diagnostics state = returned_sqlstate, message = message_text;
-    if state = 'PTRY0' then
-      state := '00000';
-      message := null;
-    else
-      n := null;
-    end if;
-  end;
-end $fn$;
-
-/** The statement is refused with 42501 (privilege, RLS or a trigger). */
-create function pg_temp.denied(stmt text, description text) returns text language plpgsql as $fn$
-declare
-  r record;
-begin
-  select * into r from pg_temp.try(stmt);
-  return ok(r.state = '42501', description) || case when r.state = '42501' then '' else E'\n' || diag(
-    case when r.state = '00000' then format('    the statement succeeded and changed %s row(s)', r.n)
-         else format('    got %s: %s', r.state, r.message) end) end;
-end $fn$;
-
-/** The statement succeeds and touches exactly `rows` rows. */
-create function pg_temp.changes(stmt text, rows bigint, description text) returns text language plpgsql as $fn$
-declare
-  r record;
-begin
-  select * into r from pg_temp.try(stmt);
-  return ok(r.state = '00000' and r.n = rows, description) ||
-    case when r.state = '00000' and r.n = rows then '' else E'\n' || diag(
-      case when r.state = '00000' then format('    changed %s row(s), expected %s', r.n, rows)
-           else format('    got %s: %s', r.state, r.message) end) end;
-end $fn$;
+-- tests.try / tests.denied / tests.changes: supabase/tests/helpers.sql.
 
 -- ---------------------------------------------------------------------------------------------
 -- Structure: RLS on, exactly these policies and table privileges.
@@ -269,7 +229,7 @@ begin
     refused := true;
     report := '';
     foreach s in array statements loop
-      select * into r from pg_temp.try(s);
+      select * into r from tests.try(s);
       if r.state <> '42501' then
         refused := false;
         report := report || format(E'\n    %s: %s %s', split_part(trim(s), ' ', 1), r.state,
@@ -293,13 +253,13 @@ select * from pg_temp.writes_denied('the admin');
 -- And the recorders are refused to them when called directly.
 create function pg_temp.recorders_denied(who text) returns setof text language plpgsql as $fn$
 begin
-  return next pg_temp.denied($$select * from public.record_payment(303, 'total', 50000, 'manual', null, null, null)$$,
+  return next tests.denied($$select * from public.record_payment(303, 'total', 50000, 'manual', null, null, null)$$,
     who || ' cannot call record_payment');
-  return next pg_temp.denied($$select * from public.record_card_payment('stripe', 'pi_303', 'succeeded', 50000, 'eur')$$,
+  return next tests.denied($$select * from public.record_card_payment('stripe', 'pi_303', 'succeeded', 50000, 'eur')$$,
     who || ' cannot call record_card_payment');
-  return next pg_temp.denied($$select * from public.record_refund('stripe', 're_x', 'pi_301', 100, 'succeeded')$$,
+  return next tests.denied($$select * from public.record_refund('stripe', 're_x', 'pi_301', 100, 'succeeded')$$,
     who || ' cannot call record_refund');
-  return next pg_temp.denied($$select public.next_invoice_number('FA', 'platform', 2030)$$,
+  return next tests.denied($$select public.next_invoice_number('FA', 'platform', 2030)$$,
     who || ' cannot call next_invoice_number');
 end $fn$;
 select tests.act_as_anon();
@@ -311,9 +271,9 @@ select * from pg_temp.recorders_denied('the admin');
 
 -- The service role writes (its use cases check the actor first).
 select tests.act_as_service();
-select * from pg_temp.changes($$insert into public.provider_events (id, provider, type) values ('evt_y', 'stripe', 'y')$$,
+select * from tests.changes($$insert into public.provider_events (id, provider, type) values ('evt_y', 'stripe', 'y')$$,
   1, 'the service role keeps a webhook event');
-select * from pg_temp.changes($$update public.refunds set last_error = 'x' where id = 'e1000000-0000-4000-8000-000000000301'$$,
+select * from tests.changes($$update public.refunds set last_error = 'x' where id = 'e1000000-0000-4000-8000-000000000301'$$,
   1, 'the service role updates a refund');
 
 -- ---------------------------------------------------------------------------------------------
@@ -443,7 +403,7 @@ select is(public.next_invoice_number('FA', tests.user_id('partner_a')::text, 203
 select is(public.next_invoice_number('FA', 'platform', 2032), 1, 'another year starts again at 1');
 select is(public.next_invoice_number('AV', 'platform', 2031), 1, 'another series has its own sequence');
 select is(public.next_invoice_number('FA', 'platform', 2030), 8, 'an existing counter goes on');
-select is((pg_temp.try($$select public.next_invoice_number('FA', 'platform', 2031)$$)).state, '00000',
+select is((tests.try($$select public.next_invoice_number('FA', 'platform', 2031)$$)).state, '00000',
   'a number taken in a rolled-back issue…');
 select is(public.next_invoice_number('FA', 'platform', 2031), 4, '…is given back: no gap');
 select is(public.next_invoice_number('FA', 'platform', 2031), 5, 'then the next one');
@@ -452,11 +412,11 @@ select is(public.next_invoice_number('FA', 'platform', 2031), 5, 'then the next 
 -- An issued invoice is never changed nor deleted, whoever asks.
 -- ---------------------------------------------------------------------------------------------
 select tests.act_as_service();
-select * from pg_temp.denied($$update public.invoices set total_ttc = 0 where id = 'f1000000-0000-4000-8000-000000000001'$$,
+select * from tests.denied($$update public.invoices set total_ttc = 0 where id = 'f1000000-0000-4000-8000-000000000001'$$,
   'the service role cannot change an issued invoice');
-select * from pg_temp.denied($$delete from public.invoices where id = 'f1000000-0000-4000-8000-000000000003'$$,
+select * from tests.denied($$delete from public.invoices where id = 'f1000000-0000-4000-8000-000000000003'$$,
   'the service role cannot delete a credit note');
-select * from pg_temp.changes($$insert into public.invoices (series, issuer, year, sequence, number, kind, deal_id,
+select * from tests.changes($$insert into public.invoices (series, issuer, year, sequence, number, kind, deal_id,
     total_ht, total_vat, total_ttc, document) values ('FA', 'platform', 2099, 1, 'FA-2099-CC-00001', 'full', 303, 1, 0, 1, '{}')$$,
   1, 'the service role issues invoices');
 select tests.reset_role();
