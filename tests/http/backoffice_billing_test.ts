@@ -14,14 +14,14 @@ import {
   assertError,
   body,
   CUSTOMER,
-  dealForPartner,
   dealOf,
   freshIp,
   type Json,
   MSG,
   PARTNER,
   PARTNER2,
-  userIdOf,
+  payDepositByCard,
+  sentDealForCustomer,
 } from "./deals_fixtures_test.ts";
 import { DEAL_MESSAGES } from "../../lib/deals/rules.ts";
 import { REFUND_MESSAGES, refundableOf } from "../../lib/payments/rules.ts";
@@ -96,39 +96,7 @@ async function actors(): Promise<Actors> {
 }
 
 /** A deal validated by the partner and linked to client@example.fr (status 'send'). */
-async function sentDeal(a: Actors) {
-  const deal = await dealForPartner(a.admin);
-  dealOf(await a.partner.post(`/api/deal/${deal.id}/validate-availability`));
-  const { db } = await testEnv();
-  await systemQuery(db, "update public.deals set customer_id = $1 where id = $2", [
-    await userIdOf(CUSTOMER),
-    deal.id,
-  ]);
-  return { ...deal, lastname: String(deal.request.lastname) };
-}
-
-/** The deposit, paid by card through the simulated provider (as the quote page does). */
-async function payDepositByCard(customer: Client, token: string): Promise<{ id: string; amount: number }> {
-  const intent = await customer.post("/api/payment/intent", { dealToken: token, paymentType: "deposit" });
-  assertEquals(intent.status, 200, intent.text);
-  const paymentIntentId = String(body(intent).paymentIntentId);
-  const card = await customer.post("/api/payment/simulated/confirm", {
-    paymentIntentId,
-    cardNumber: "4242424242424242",
-  });
-  assertEquals(card.status, 200, card.text);
-  const confirmed = await customer.post("/api/payment/confirm", { paymentIntentId });
-  assertEquals([confirmed.status, body(confirmed).paymentStatus], [200, "succeeded"], confirmed.text);
-  const { db } = await testEnv();
-  const [payment] = await systemQuery<{ id: string; amount: number }>(
-    db,
-    `select p.id, p.amount from public.deal_payments p join public.deals d on d.id = p.deal_id
-     where d.token = $1 and p.kind = 'deposit'`,
-    [token],
-  );
-  assert(payment, "the deposit is recorded");
-  return { id: payment.id, amount: Number(payment.amount) };
-}
+const sentDeal = (a: Actors) => sentDealForCustomer(a.admin, a.partner);
 
 const dealPage = (id: number) => `/dashboard/espace-partenaire/deal/${id}`;
 const PARTNER_LIST = "/dashboard/partenaire/devis";

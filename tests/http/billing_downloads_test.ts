@@ -12,16 +12,14 @@ import { DEAL_MESSAGES } from "../../lib/deals/rules.ts";
 import { DOCUMENT_NOT_AVAILABLE } from "../../lib/billing/actions.ts";
 import {
   ADMIN,
-  body,
   CUSTOMER,
   CUSTOMER2,
-  dealForPartner,
-  dealOf,
   freshIp,
   MSG,
   PARTNER,
   PARTNER2,
-  userIdOf,
+  payDepositByCard,
+  sentDealForCustomer,
 } from "./deals_fixtures_test.ts";
 
 const NOT_AVAILABLE = "Ce document n'est pas encore disponible pour ce devis.";
@@ -102,43 +100,7 @@ async function actors(): Promise<Actors> {
 }
 
 /** A deal validated by the partner and linked to client@example.fr (status 'send'). */
-async function sentDeal(a: Actors) {
-  const deal = await dealForPartner(a.admin);
-  dealOf(await a.partner.post(`/api/deal/${deal.id}/validate-availability`));
-  const { db } = await testEnv();
-  await systemQuery(db, "update public.deals set customer_id = $1 where id = $2", [
-    await userIdOf(CUSTOMER),
-    deal.id,
-  ]);
-  const [row] = await systemQuery<{ total: number }>(
-    db,
-    "select (totals->>'totalTTC')::bigint as total from public.deals where id = $1",
-    [deal.id],
-  );
-  return { ...deal, totalTTC: Number(row.total) };
-}
-
-/** The deposit, paid by card through the simulated provider (as the quote page does). */
-async function payDepositByCard(customer: Client, token: string): Promise<string> {
-  const intent = await customer.post("/api/payment/intent", { dealToken: token, paymentType: "deposit" });
-  assertEquals(intent.status, 200, intent.text);
-  const paymentIntentId = String(body(intent).paymentIntentId);
-  const card = await customer.post("/api/payment/simulated/confirm", {
-    paymentIntentId,
-    cardNumber: "4242424242424242",
-  });
-  assertEquals(card.status, 200, card.text);
-  const confirmed = await customer.post("/api/payment/confirm", { paymentIntentId });
-  assertEquals([confirmed.status, body(confirmed).paymentStatus], [200, "succeeded"], confirmed.text);
-  const { db } = await testEnv();
-  const [payment] = await systemQuery<{ id: string }>(
-    db,
-    "select p.id from public.deal_payments p join public.deals d on d.id = p.deal_id where d.token = $1 and p.kind = 'deposit'",
-    [token],
-  );
-  assert(payment, "the deposit is recorded");
-  return payment.id;
-}
+const sentDeal = (a: Actors) => sentDealForCustomer(a.admin, a.partner);
 
 httpTest("quote and proformas before any payment: who may download what", async () => {
   const a = await actors();
@@ -248,7 +210,7 @@ httpTest("quote and proformas before any payment: who may download what", async 
 httpTest("invoices after a card deposit and the balance: Factur-X, numbers, deduction, access", async () => {
   const a = await actors();
   const deal = await sentDeal(a);
-  const paymentId = await payDepositByCard(a.customer, deal.token);
+  const paymentId = (await payDepositByCard(a.customer, deal.token)).id;
   const invoice = (stage: string) => `/api/customer/deal/download/invoice/${deal.token}/${stage}`;
   const commission = (stage: string) => `/api/company/deal/download/invoice/${deal.token}/${stage}`;
 

@@ -397,3 +397,46 @@ fixtureTest("POST /api/deal/request: invalid requests answer 422 in French and c
   assertError(await client.post("/api/deal/request", [1, 2]), 400, MSG.invalidBody);
   assertEquals(await errorLogCount(), before, "no error logged");
 });
+
+/** A deal the partner validated (status 'send'), linked to client@example.fr, with its total TTC. */
+export async function sentDealForCustomer(admin: Client, partner: Client) {
+  const deal = await dealForPartner(admin);
+  dealOf(await partner.post(`/api/deal/${deal.id}/validate-availability`));
+  const { db } = await testEnv();
+  await systemQuery(db, "update public.deals set customer_id = $1 where id = $2", [
+    await userIdOf(CUSTOMER),
+    deal.id,
+  ]);
+  const [row] = await systemQuery<{ total: number }>(
+    db,
+    "select (totals->>'totalTTC')::bigint as total from public.deals where id = $1",
+    [deal.id],
+  );
+  return { ...deal, totalTTC: Number(row.total), lastname: String(deal.request.lastname) };
+}
+
+/** The deposit, paid by card through the simulated provider (as the quote page does): the payment. */
+export async function payDepositByCard(
+  customer: Client,
+  token: string,
+): Promise<{ id: string; amount: number }> {
+  const intent = await customer.post("/api/payment/intent", { dealToken: token, paymentType: "deposit" });
+  assertEquals(intent.status, 200, intent.text);
+  const paymentIntentId = String(body(intent).paymentIntentId);
+  const card = await customer.post("/api/payment/simulated/confirm", {
+    paymentIntentId,
+    cardNumber: "4242424242424242",
+  });
+  assertEquals(card.status, 200, card.text);
+  const confirmed = await customer.post("/api/payment/confirm", { paymentIntentId });
+  assertEquals([confirmed.status, body(confirmed).paymentStatus], [200, "succeeded"], confirmed.text);
+  const { db } = await testEnv();
+  const [payment] = await systemQuery<{ id: string; amount: number }>(
+    db,
+    `select p.id, p.amount from public.deal_payments p join public.deals d on d.id = p.deal_id
+     where d.token = $1 and p.kind = 'deposit'`,
+    [token],
+  );
+  assert(payment, "the deposit is recorded");
+  return { id: payment.id, amount: Number(payment.amount) };
+}
