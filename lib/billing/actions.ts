@@ -11,8 +11,11 @@ import { DEAL_MESSAGES, depositOffered, depositPercentage } from "../deals/rules
 import { richTextToPlain } from "../richtext/sanitize.ts";
 import type { Queue } from "../jobs/worker.ts";
 import {
+  addressLines,
   balanceDocument,
   type BillingDocument,
+  commissionCredit,
+  commissionCreditNoteDocument,
   commissionDocument,
   creditNoteDocument,
   type Deduction,
@@ -82,7 +85,9 @@ async function userParty(tx: Tx, id: string | null, seller: boolean): Promise<Pa
       [u.zipcode, u.city].filter(Boolean).join(" "),
     ].filter((s): s is string => !!s),
     email: u.email,
-    professional: !!(u.name || u.siren),
+    // A company name, a SIREN or a VAT number: a business (its VAT number is printed, BT-48, and the
+    // late-payment mentions apply).
+    professional: !!(u.name || u.siren || u.vatNumber),
     vatExempt: seller && u.vatExemption,
   };
 }
@@ -109,7 +114,7 @@ async function customerParty(tx: Tx, deal: DealBillingRow): Promise<Party> {
     name: c ? `${c.firstname} ${c.lastname}`.trim() : "Client",
     siren: null,
     vatNumber: null,
-    address: c?.serviceAddress ? [c.serviceAddress] : [],
+    address: c?.serviceAddress ? addressLines(c.serviceAddress) : [],
     email: c?.email ?? null,
     professional: false,
     vatExempt: false,
@@ -219,6 +224,7 @@ async function insertInvoice(
 const deduction = (invoice: InvoiceRow, label: string): Deduction => ({
   label,
   invoiceNumber: invoice.number,
+  invoiceIssuedAt: invoice.document.issuedAt ?? null,
   totalHT: invoice.totalHT,
   totalVAT: invoice.totalVAT,
   totalTTC: invoice.totalTTC,
@@ -346,7 +352,7 @@ export async function issueDealInvoices(
     }
 
     for (const refund of refunds) {
-      if (invoices.some((i) => i.refundId === refund.id)) continue;
+      if (invoices.some((i) => i.series === "AV" && i.refundId === refund.id)) continue;
       const related = invoices.find((i) => i.series === "FA" && i.paymentId === refund.paymentId);
       if (!related) continue; // its invoice is issued first, in this same loop's next run
       const note = await insertInvoice(
@@ -370,15 +376,95 @@ export async function issueDealInvoices(
             quote,
             amountTTC: refund.amount,
             related: related.number,
+            relatedIssuedAt: related.document.issuedAt ?? null,
             reason: refund.reason,
           }),
         year,
       );
       invoices.push(note);
       issued++;
+      issued += await issueCommissionCreditNote(tx, {
+        dealId,
+        refund,
+        note,
+        payments,
+        refunds,
+        invoices,
+        platform,
+        partner: seller,
+        quote,
+        issuedAt,
+        year,
+      });
     }
     return issued;
   });
+}
+
+/** The platform's commission credit note (CA) that goes with the customer's credit note `note` of
+ * `refund`, in the issuing transaction: the commission invoiced on the refunded payment, credited in
+ * proportion to what was refunded of it (document.ts commissionCredit). Returns how many were issued
+ * (0 when the proportion rounds to nothing). */
+async function issueCommissionCreditNote(
+  tx: Tx,
+  c: {
+    dealId: number;
+    refund: { id: string; paymentId: string };
+    note: InvoiceRow;
+    payments: { id: string; amount: number }[];
+    refunds: { id: string; paymentId: string; amount: number }[];
+    invoices: InvoiceRow[];
+    platform: Party;
+    partner: Party;
+    quote: QuoteSnapshot;
+    issuedAt: string;
+    year: number;
+  },
+): Promise<number> {
+  const { refund, invoices } = c;
+  const commission = invoices.find((i) => i.series === "CO" && i.paymentId === refund.paymentId);
+  const payment = c.payments.find((p) => p.id === refund.paymentId);
+  if (!commission || !payment) return 0;
+  const own = c.refunds.filter((r) => r.paymentId === refund.paymentId);
+  const refundedSoFar = own.slice(0, own.findIndex((r) => r.id === refund.id) + 1)
+    .reduce((sum, r) => sum + Number(r.amount), 0);
+  const alreadyCredited = invoices.filter((i) => i.series === "CA" && i.paymentId === refund.paymentId)
+    .reduce((sum, i) => sum + Number(i.totalTTC) + (i.document.rounding ?? 0), 0);
+  const credit = commissionCredit(
+    Number(commission.document.amountDue),
+    Number(payment.amount),
+    refundedSoFar,
+    alreadyCredited,
+  );
+  if (credit <= 0) return 0;
+  invoices.push(
+    await insertInvoice(
+      tx,
+      {
+        series: "CA",
+        issuer: "platform",
+        kind: "credit_note",
+        dealId: c.dealId,
+        paymentId: refund.paymentId,
+        refundId: refund.id,
+        relatedId: commission.id,
+      },
+      (number) =>
+        commissionCreditNoteDocument({
+          number,
+          issuedAt: c.issuedAt,
+          seller: c.platform,
+          buyer: c.partner,
+          quote: c.quote,
+          amountTTC: credit,
+          related: commission.number,
+          relatedIssuedAt: commission.document.issuedAt ?? null,
+          customerCreditNote: c.note.number,
+        }),
+      c.year,
+    ),
+  );
+  return 1;
 }
 
 /** The worker queue: deals with a payment or a refund whose document is not issued yet. */

@@ -44,6 +44,9 @@ export interface Deduction {
   totalTTC: number;
   /** What the deducted invoice settled: its TTC plus its rounding. */
   settled: number;
+  /** YYYY-MM-DD, the deducted invoice's issue date (EN 16931 BT-26); absent from documents issued
+   * before it was recorded. */
+  invoiceIssuedAt?: string | null;
 }
 
 export type DocumentKind =
@@ -55,6 +58,7 @@ export type DocumentKind =
   | "final"
   | "full"
   | "credit_note"
+  | "commission_credit_note"
   | "commission_deposit"
   | "commission_final"
   | "commission_full"
@@ -101,6 +105,9 @@ export interface BillingDocument {
   notes: string[];
   /** A credit note's corrected invoice. */
   relatedNumber: string | null;
+  /** YYYY-MM-DD, the corrected invoice's issue date (EN 16931 BT-26, BR-FR-CO-05); absent from credit
+   * notes issued before it was recorded. */
+  relatedIssuedAt?: string | null;
 }
 
 export const TITLES: Record<DocumentKind, string> = {
@@ -112,6 +119,7 @@ export const TITLES: Record<DocumentKind, string> = {
   final: "Facture de solde",
   full: "Facture",
   credit_note: "Avoir",
+  commission_credit_note: "Avoir de commission",
   commission_deposit: "Facture de commission (acompte)",
   commission_final: "Facture de commission (solde)",
   commission_full: "Facture de commission",
@@ -121,6 +129,9 @@ export const TITLES: Record<DocumentKind, string> = {
 };
 
 export const MENTIONS = {
+  /** The operation's category, a mention French invoices carry from the e-invoicing reform on
+   * (CGI art. 242 nonies A; Factur-X BT-23 says the same as a code): every document here is a service. */
+  operationCategory: "Catégorie de l'opération : prestation de services",
   vatExempt: "TVA non applicable, art. 293 B du CGI",
   latePenalty:
     "En cas de retard de paiement, des pénalités égales à trois fois le taux d'intérêt légal sont exigibles (art. L441-10 du Code de commerce).",
@@ -214,9 +225,13 @@ function totalsOf(lines: DocumentLine[]) {
   return { vat, totalHT, totalVAT, totalTTC: totalHT + totalVAT };
 }
 
+/** The legal mentions, in this order: the billing mandate (customer documents), the operation's category,
+ * the VAT exemption (art. 293 B), the late-payment penalty and the 40 € recovery fee (business buyers
+ * only: Code de commerce L441-10 applies between professionals), and the early-payment discount. */
 function mentionsFor(seller: Party, buyer: Party, issuedBy: Party | null): string[] {
   const mentions: string[] = [];
   if (issuedBy) mentions.push(MENTIONS.mandate(issuedBy.name, seller.name));
+  mentions.push(MENTIONS.operationCategory);
   if (seller.vatExempt) mentions.push(MENTIONS.vatExempt);
   if (buyer.professional) mentions.push(MENTIONS.latePenalty, MENTIONS.recoveryFee);
   mentions.push(MENTIONS.noDiscount);
@@ -341,9 +356,16 @@ export function balanceDocument(
   };
 }
 
-/** A credit note: a refund of `amountTTC` on the invoice `related`, split at its VAT rate. */
+/** A credit note: a refund of `amountTTC` on the invoice `related` (issued on `relatedIssuedAt`), split
+ * at its VAT rate. */
 export function creditNoteDocument(
-  c: Omit<Common, "quote"> & { quote: QuoteSnapshot; amountTTC: number; related: string; reason: string },
+  c: Omit<Common, "quote"> & {
+    quote: QuoteSnapshot;
+    amountTTC: number;
+    related: string;
+    relatedIssuedAt: string | null;
+    reason: string;
+  },
 ): BillingDocument {
   const { ht, vat, rounding } = splitTTC(c.amountTTC, c.quote.vatRate);
   return {
@@ -375,6 +397,7 @@ export function creditNoteDocument(
     mentions: mentionsFor(c.seller, c.buyer, c.issuedBy),
     notes: [],
     relatedNumber: c.related,
+    relatedIssuedAt: c.relatedIssuedAt,
   };
 }
 
@@ -440,6 +463,81 @@ export function commissionDocument(
     notes: [],
     relatedNumber: null,
   };
+}
+
+/** The platform's credit note to a partner on a commission invoice (series CA): when a customer is
+ * refunded, the commission invoiced on the refunded payment is credited in the same proportion
+ * (`amountTTC`, at the platform's VAT rate), so the platform keeps no commission on money the partner
+ * no longer keeps. Nothing is paid out: it is deducted from what the partner owes. */
+export function commissionCreditNoteDocument(
+  c: Omit<Common, "issuedBy" | "notes"> & {
+    amountTTC: number;
+    related: string;
+    relatedIssuedAt: string | null;
+    /** The customer's credit note that caused it. */
+    customerCreditNote: string;
+  },
+): BillingDocument {
+  const { ht, vat, rounding } = splitTTC(c.amountTTC, PLATFORM_VAT_RATE);
+  return {
+    kind: "commission_credit_note",
+    title: TITLES.commission_credit_note,
+    number: c.number,
+    issuedAt: c.issuedAt,
+    seller: c.seller,
+    buyer: c.buyer,
+    issuedBy: null,
+    reference: reference(c.quote),
+    lines: [{
+      label:
+        `Commission créditée sur la facture n° ${c.related} — remboursement client (avoir n° ${c.customerCreditNote})`,
+      qty: 1,
+      unitPriceHT: ht,
+      vatRate: PLATFORM_VAT_RATE,
+      totalHT: ht,
+    }],
+    vat: [{ rate: PLATFORM_VAT_RATE, base: ht, amount: vat }],
+    totalHT: ht,
+    totalVAT: vat,
+    totalTTC: ht + vat,
+    rounding,
+    deductions: [],
+    amountDue: ht + vat + rounding,
+    amountPaid: 0,
+    paidAt: null,
+    paymentTerms:
+      "Porté au crédit du partenaire, par compensation sur les sommes encaissées pour son compte.",
+    mentions: mentionsFor(c.seller, c.buyer, null),
+    notes: [],
+    relatedNumber: c.related,
+    relatedIssuedAt: c.relatedIssuedAt,
+  };
+}
+
+/** The share of a commission invoice to credit after refunds: the commission it asked (`commissionDue`,
+ * cents TTC) times what was refunded of the payment, rounded once on the running total so that several
+ * partial refunds never credit a cent more than one refund of their sum would (`alreadyCredited` is what
+ * earlier commission credit notes of the same payment gave back). */
+export function commissionCredit(
+  commissionDue: number,
+  paymentAmount: number,
+  refundedSoFar: number,
+  alreadyCredited: number,
+): number {
+  if (paymentAmount <= 0) return 0;
+  const refunded = Math.min(refundedSoFar, paymentAmount);
+  return Math.round((commissionDue * refunded) / paymentAmount) - alreadyCredited;
+}
+
+/** A one-line French address ("27 rue Sainte-Catherine 33000 Bordeaux", "5 place X, 69002 Lyon") as
+ * address lines with the postcode and city on their own last line, as invoices print them and the
+ * Factur-X address parts need them (BT-53, BT-52); text without a French postcode stays one line. */
+export function addressLines(text: string): string[] {
+  const trimmed = text.trim().replace(/\s+/g, " ");
+  if (!trimmed) return [];
+  const match = /^(.*?)[\s,]+(\d{5} [^\d,][^,]*)$/.exec(trimmed);
+  if (!match || !match[1]) return [trimmed];
+  return [match[1].replace(/,$/, ""), match[2]];
 }
 
 /** "FA-2026-3F2A9C-00012": series, year, the issuer's short code, a 5-digit sequence. */

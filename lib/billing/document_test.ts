@@ -4,6 +4,7 @@
 import { assert, assertEquals } from "../../tests/support/assert.ts";
 import {
   balanceDocument,
+  commissionCredit,
   commissionDocument,
   invoiceNumber,
   MENTIONS,
@@ -13,6 +14,7 @@ import {
   vatBreakdown,
 } from "./document.ts";
 import {
+  commissionCreditNoteDoc,
   commissionDoc,
   creditNoteDoc,
   depositDoc,
@@ -132,13 +134,18 @@ Deno.test("mentions: mandate, late-payment penalty and €40 fee for professiona
   const pro = finalDoc();
   assertEquals(pro.mentions, [
     MENTIONS.mandate(PLATFORM.name, SELLER.name),
+    MENTIONS.operationCategory,
     MENTIONS.latePenalty,
     MENTIONS.recoveryFee,
     MENTIONS.noDiscount,
   ]);
   assert(MENTIONS.recoveryFee.includes("40 €"));
   const individual = finalDoc(quote(), SELLER, PRIVATE_BUYER);
-  assertEquals(individual.mentions, [MENTIONS.mandate(PLATFORM.name, SELLER.name), MENTIONS.noDiscount]);
+  assertEquals(individual.mentions, [
+    MENTIONS.mandate(PLATFORM.name, SELLER.name),
+    MENTIONS.operationCategory,
+    MENTIONS.noDiscount,
+  ]);
   const exempt = finalDoc(quote({ vatRate: 0 }), EXEMPT_SELLER, PRIVATE_BUYER);
   assert(exempt.mentions.includes("TVA non applicable, art. 293 B du CGI"));
   assertEquals(exempt.totalVAT, 0);
@@ -146,10 +153,19 @@ Deno.test("mentions: mandate, late-payment penalty and €40 fee for professiona
   // The platform's own commission invoice to the partner: no mandate, the partner is a professional.
   const commission = commissionDoc();
   assertEquals(commission.issuedBy, null);
-  assertEquals(commission.mentions, [MENTIONS.latePenalty, MENTIONS.recoveryFee, MENTIONS.noDiscount]);
+  assertEquals(commission.mentions, [
+    MENTIONS.operationCategory,
+    MENTIONS.latePenalty,
+    MENTIONS.recoveryFee,
+    MENTIONS.noDiscount,
+  ]);
   // The quote carries the same mentions and its free notes.
   const q = quoteDoc(PRIVATE_BUYER);
-  assertEquals(q.mentions, [MENTIONS.mandate(PLATFORM.name, SELLER.name), MENTIONS.noDiscount]);
+  assertEquals(q.mentions, [
+    MENTIONS.mandate(PLATFORM.name, SELLER.name),
+    MENTIONS.operationCategory,
+    MENTIONS.noDiscount,
+  ]);
   assertEquals(q.notes.length, 1);
 });
 
@@ -185,6 +201,36 @@ Deno.test("a credit note refunds an amount on its invoice, split at its rate", (
     "Remboursement sur la facture n° FA-2026-1B4F05-00001 — Geste commercial",
   );
   assertEquals(note.amountDue, 0);
+});
+
+Deno.test("a commission credit note credits the partner an amount TTC at the platform's rate, on its commission invoice", () => {
+  const note = commissionCreditNoteDoc();
+  assertEquals(
+    [note.kind, note.title, note.relatedNumber, note.relatedIssuedAt, note.issuedBy],
+    ["commission_credit_note", "Avoir de commission", "CO-2026-CC-00007", ISSUED_AT, null],
+  );
+  assertEquals([note.seller.name, note.buyer.name], [PLATFORM.name, SELLER.name]);
+  assertEquals(note.totalTTC + note.rounding, 1_234);
+  assertEquals(note.vat, [{ rate: 20, base: note.totalHT, amount: note.totalVAT }]);
+  // Nothing is paid out: the amount is credited against what the partner owes.
+  assertEquals(note.amountDue, 1_234);
+  assert(note.lines[0].label.includes("AV-2026-1B4F05-00001"), note.lines[0].label);
+});
+
+Deno.test("the commission to credit follows the refunds, rounded on their running total", () => {
+  // A 3 000,00 € payment whose commission invoice asked 141,52 €: a full refund credits all of it.
+  assertEquals(commissionCredit(14_152, 300_000, 300_000, 0), 14_152);
+  // Three refunds of a third each: 47,17 + 47,18 + 47,17, never a cent more than the whole.
+  const thirds = [100_000, 200_000, 300_000].reduce<number[]>((credits, refunded) => [
+    ...credits,
+    commissionCredit(14_152, 300_000, refunded, credits.reduce((a, b) => a + b, 0)),
+  ], []);
+  assertEquals(thirds, [4_717, 4_718, 4_717]);
+  assertEquals(thirds.reduce((a, b) => a + b, 0), 14_152);
+  // A tiny refund rounds to nothing; more than the payment credits the whole at most.
+  assertEquals(commissionCredit(14_152, 300_000, 1, 0), 0);
+  assertEquals(commissionCredit(14_152, 300_000, 400_000, 0), 14_152);
+  assertEquals(commissionCredit(14_152, 0, 100, 0), 0);
 });
 
 Deno.test("commission: the deposit stage carries the deposit's share, the final one deducts it", () => {

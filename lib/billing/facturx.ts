@@ -13,7 +13,7 @@
 // Factur-X extension schema and fx: properties), the XML as an associated file (/AF, AFRelationship
 // /Alternative, MIME text/xml). Nothing outside npm is involved (no Ghostscript, no LibreOffice).
 import { FormatFactoryService, type Invoice, type Logger } from "@e-invoice-eu/core";
-import { type BillingDocument, MENTIONS, type Party } from "./document.ts";
+import { addressLines, type BillingDocument, MENTIONS, type Party } from "./document.ts";
 import { renderPdfA3 } from "./pdf.ts";
 
 export const GUIDELINE_EN16931 = "urn:cen.eu:en16931:2017";
@@ -26,11 +26,24 @@ export function decimal(cents: number): string {
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
 }
 
+const CREDIT_NOTES: BillingDocument["kind"][] = ["credit_note", "commission_credit_note"];
+
 /** UNTDID 1001: 381 credit note, 386 prepayment (deposit) invoice, 380 commercial invoice. */
 export function typeCode(doc: BillingDocument): "380" | "381" | "386" {
-  if (doc.kind === "credit_note") return "381";
+  if (CREDIT_NOTES.includes(doc.kind)) return "381";
   if (doc.kind === "deposit" || doc.kind === "commission_deposit") return "386";
   return "380";
+}
+
+/** BT-23, the French reform's billing framework ("cadre de facturation", BR-FR-08): every document here
+ * is a service (S). S4 a final invoice after a deposit invoice; S2 a customer's full invoice, issued
+ * once the whole price is paid (its amount due is 0); S1 the others: deposit invoices (an advance on a
+ * service to come, type 386), the commission invoices (payable by compensation, not yet paid) and
+ * credit notes. */
+export function billingFramework(doc: BillingDocument): "S1" | "S2" | "S4" {
+  if (doc.kind === "final" || doc.kind === "commission_final") return "S4";
+  if (doc.kind === "full" && doc.amountDue === 0 && doc.amountPaid > 0) return "S2";
+  return "S1";
 }
 
 /** UNTDID 5305: S standard rate, E exempt (franchise en base, art. 293 B), Z zero rate. */
@@ -41,9 +54,11 @@ export function vatCategory(doc: BillingDocument, rate: number): "S" | "E" | "Z"
 
 const ATTENTION = /^À l'attention de\s+/;
 
-/** The document's address lines ("12 rue …", "69001 Lyon") as EN 16931 address parts (France). */
-function postalAddress(lines: string[]) {
-  const rest = lines.filter((l) => !ATTENTION.test(l)).map((l) => l.trim()).filter(Boolean);
+/** The document's address lines ("12 rue …", "69001 Lyon") as EN 16931 address parts (France): the
+ * postcode (BT-53/BT-38) and the city (BT-52/BT-37) apart, also from an address written on one line
+ * ("27 rue X 33000 Bordeaux", as a quote request's service address is). */
+export function postalAddress(lines: string[]) {
+  const rest = lines.filter((l) => !ATTENTION.test(l)).flatMap((l) => addressLines(l));
   const town = /^(\d{5})\s+(.+)$/.exec(rest[rest.length - 1] ?? "");
   if (town) rest.pop();
   return {
@@ -91,8 +106,6 @@ export function facturXInvoice(doc: BillingDocument): Invoice {
     category(rate) === "E"
       ? { "cbc:TaxExemptionReasonCode": "VATEX-FR-FRANCHISE", "cbc:TaxExemptionReason": MENTIONS.vatExempt }
       : {};
-  const deliveredNow = doc.reference.serviceDate &&
-    !["deposit", "commission_deposit", "credit_note"].includes(doc.kind);
   // BT-115 = BT-112 − BT-113 + BT-114: what was paid is what the total and its rounding leave due.
   const prepaid = doc.totalTTC + doc.rounding - doc.amountDue;
   const buyerContact = attention(doc.buyer);
@@ -131,7 +144,12 @@ export function facturXInvoice(doc: BillingDocument): Invoice {
             : {}),
         },
       },
-      ...(deliveredNow ? { "cac:Delivery": { "cbc:ActualDeliveryDate": doc.reference.serviceDate! } } : {}),
+      // BG-13: the date of the service (BT-72), on every kind, the deposit's and the credit note's too;
+      // without a date the library leaves the group out, and facturXml writes it empty (the CII schema
+      // requires ram:ApplicableHeaderTradeDelivery before the settlement).
+      ...(doc.reference.serviceDate
+        ? { "cac:Delivery": { "cbc:ActualDeliveryDate": doc.reference.serviceDate } }
+        : {}),
       "cac:PaymentTerms": { "cbc:Note": doc.paymentTerms },
       "cac:TaxTotal": [{
         "cbc:TaxAmount": money(doc.totalVAT),
@@ -192,10 +210,12 @@ export function facturXInvoice(doc: BillingDocument): Invoice {
   return invoice as unknown as Invoice;
 }
 
-/** BT-25, the preceding invoice: a credit note's corrected invoice, a final invoice's deposit invoice. */
-export function precedingInvoice(doc: BillingDocument): string | null {
-  return doc.relatedNumber ??
-    doc.deductions.find((d) => d.invoiceNumber && d.invoiceNumber !== "—")?.invoiceNumber ?? null;
+/** BT-25 and BT-26, the preceding invoice and its issue date: a credit note's corrected invoice, a final
+ * invoice's deposit invoice. */
+export function precedingInvoice(doc: BillingDocument): { number: string; issuedAt: string | null } | null {
+  if (doc.relatedNumber) return { number: doc.relatedNumber, issuedAt: doc.relatedIssuedAt ?? null };
+  const deducted = doc.deductions.find((d) => d.invoiceNumber && d.invoiceNumber !== "—");
+  return deducted ? { number: deducted.invoiceNumber, issuedAt: deducted.invoiceIssuedAt ?? null } : null;
 }
 
 /** UNTDID 4451 subject codes of the notes French invoices must carry (late-payment penalties,
@@ -231,15 +251,23 @@ let formatter: ReturnType<FormatFactoryService["createFormatService"]> | null = 
 export async function facturXml(doc: BillingDocument): Promise<string> {
   formatter ??= new FormatFactoryService().createFormatService("CII", quietLogger);
   const invoice = facturXInvoice(doc);
-  // No business process (BT-23): the library would default it to Peppol's, which a French Factur-X
-  // is not.
   formatter.fillInvoiceDefaults(invoice);
-  delete (invoice["ubl:Invoice"] as Record<string, unknown>)["cbc:ProfileID"];
+  // BT-23 is the French billing framework (the library's default is Peppol's business process, which a
+  // French Factur-X is not).
+  (invoice["ubl:Invoice"] as Record<string, unknown>)["cbc:ProfileID"] = billingFramework(doc);
   const generated = await formatter.generate(invoice, { format: "CII", lang: "fr-fr" });
-  const xml = typeof generated === "string" ? generated : new TextDecoder().decode(generated);
-  // Two parts are added to the library's XML: the notes (see includedNotes) and BT-25 (its mapping reads
-  // cac:BillingReference/cbc:ID where its own schema puts cac:InvoiceDocumentReference/cbc:ID, so a
-  // valid input renders nothing). Both at their place in the CII sequence.
+  let xml = typeof generated === "string" ? generated : new TextDecoder().decode(generated);
+  // Three parts are added to the library's XML, each at its place in the CII sequence: the notes (see
+  // includedNotes); BG-3, the preceding invoice with its date (its mapping reads cac:BillingReference/cbc:ID
+  // where its own schema puts cac:InvoiceDocumentReference/cbc:ID, so a valid input renders nothing);
+  // and an empty delivery group when there is no service date (the schema requires the element).
+  if (!xml.includes("<ram:ApplicableHeaderTradeDelivery>")) {
+    xml = insertBefore(
+      xml,
+      "\t\t<ram:ApplicableHeaderTradeSettlement>",
+      "\t\t<ram:ApplicableHeaderTradeDelivery/>\n",
+    );
+  }
   return insertBefore(
     insertBefore(xml, "\t</rsm:ExchangedDocument>", includedNotes(doc)),
     "\t\t</ram:ApplicableHeaderTradeSettlement>",
@@ -254,11 +282,16 @@ function insertBefore(xml: string, marker: string, part: string): string {
 }
 
 function referencedInvoice(doc: BillingDocument): string {
-  const number = precedingInvoice(doc);
-  if (!number) return "";
+  const preceding = precedingInvoice(doc);
+  if (!preceding) return "";
+  const date = preceding.issuedAt
+    ? `\t\t\t\t<ram:FormattedIssueDateTime>\n\t\t\t\t\t<qdt:DateTimeString format="102">${
+      preceding.issuedAt.replace(/-/g, "")
+    }</qdt:DateTimeString>\n\t\t\t\t</ram:FormattedIssueDateTime>\n`
+    : "";
   return `\t\t\t<ram:InvoiceReferencedDocument>\n\t\t\t\t<ram:IssuerAssignedID>${
-    xmlText(number)
-  }</ram:IssuerAssignedID>\n\t\t\t</ram:InvoiceReferencedDocument>\n`;
+    xmlText(preceding.number)
+  }</ram:IssuerAssignedID>\n${date}\t\t\t</ram:InvoiceReferencedDocument>\n`;
 }
 
 const FX_NS = "urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#";

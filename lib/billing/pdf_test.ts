@@ -6,6 +6,7 @@ import { assert, assertEquals } from "../../tests/support/assert.ts";
 import type { BillingDocument } from "./document.ts";
 import { frDate, money, percent, quantity, renderPdf } from "./pdf.ts";
 import {
+  commissionCreditNoteDoc,
   commissionDoc,
   creditNoteDoc,
   depositDoc,
@@ -53,7 +54,7 @@ function everything(doc: BillingDocument): string[] {
     ]),
     `Total HT ${money(doc.totalHT)}`,
     money(doc.totalVAT),
-    `${doc.kind === "credit_note" ? "Total TTC de l'avoir" : "Total TTC"} ${money(doc.totalTTC)}`,
+    `${doc.kind.endsWith("credit_note") ? "Total TTC de l'avoir" : "Total TTC"} ${money(doc.totalTTC)}`,
     ...doc.deductions.flatMap((d) => [`${d.label} ${money(-d.settled)}`, `Facture n° ${d.invoiceNumber}`]),
     doc.paymentTerms,
     ...doc.mentions,
@@ -119,12 +120,29 @@ Deno.test("a credit note reads back with its corrected invoice", async () => {
     ...everything(doc),
     "Avoir",
     "N° AV-2026-1B4F05-00001",
-    "Avoir sur la facture n° FA-2026-1B4F05-00001",
+    "Avoir sur la facture n° FA-2026-1B4F05-00001 du 01/03/2026",
     "Émis par Cocktails & Co SAS",
     `Total TTC de l'avoir ${money(doc.totalTTC)}`,
     ...(doc.rounding ? [`Arrondi ${money(doc.rounding)}`] : []),
     "Montant remboursé 123,45 €",
   ], "credit note");
+  assert(!text.includes("Reste à payer"), "a credit note asks for nothing");
+});
+
+Deno.test("a commission credit note: the platform credits the partner, with the commission invoice and its date", async () => {
+  const doc = commissionCreditNoteDoc();
+  const text = await pdfText(await renderPdf(doc));
+  assertReads(text, [
+    ...everything(doc),
+    "Avoir de commission",
+    "N° CA-2026-CC-00001",
+    "Avoir sur la facture n° CO-2026-CC-00007 du 02/03/2026",
+    "Partenaire facturé",
+    "Commission créditée sur la facture n° CO-2026-CC-00007",
+    `Total TTC de l'avoir ${money(doc.totalTTC)}`,
+    "Montant crédité 12,34 €",
+  ], "commission credit note");
+  assert(!text.includes("au nom et pour le compte"), "the platform issues it in its own name");
   assert(!text.includes("Reste à payer"), "a credit note asks for nothing");
 });
 
