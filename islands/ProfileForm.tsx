@@ -261,8 +261,7 @@ export default function ProfileForm({ user: initialUser, birthYears }: ProfileFo
             {user.type === "Customer" &&
               text("name", "Nom de la société", "text", { autoComplete: "organization" })}
             {text("siren", "SIREN", "text", { maxLength: 9, inputMode: "numeric" })}
-            {user.type === "Company" &&
-              text("vatNumber", "Numéro de TVA intracommunautaire", "text", { placeholder: "FR12345678901" })}
+            {text("vatNumber", "Numéro de TVA intracommunautaire", "text", { placeholder: "FR32123456789" })}
             {user.type === "Company" && (
               <label class="flex items-center gap-2 text-sm">
                 <input

@@ -136,7 +136,7 @@ export function loadConfig(env: (name: string) => string | undefined = readEnv):
     platform: {
       name: env("PLATFORM_NAME") ?? "Cocktails & Co SAS",
       siren: env("PLATFORM_SIREN") ?? "912345678",
-      vatNumber: env("PLATFORM_VAT_NUMBER") ?? "FR40912345678",
+      vatNumber: env("PLATFORM_VAT_NUMBER") ?? "FR74912345678",
       address: (env("PLATFORM_ADDRESS") ?? "10 rue de la Paix|75002 Paris").split("|"),
       email: env("PLATFORM_EMAIL") ?? env("SUPPORT_EMAIL") ?? "contact@example.fr",
     },

@@ -25,6 +25,10 @@ export const PASSWORD_RULE_MESSAGE =
   "Le mot de passe doit contenir au moins 8 caractères, une majuscule, une minuscule, un chiffre et un caractère spécial.";
 export const SIREN_MESSAGE = "Le SIREN doit contenir exactement 9 chiffres.";
 export const VAT_MESSAGE = "Le numéro de TVA doit être au format européen (ex: FR12345678901).";
+export const VAT_KEY_MESSAGE =
+  "Ce numéro de TVA n'existe pas : sa clé (les 2 caractères après FR) ne correspond pas au SIREN qui le suit.";
+export const VAT_SIREN_MESSAGE =
+  "Le numéro de TVA doit contenir votre SIREN : FR, la clé, puis les 9 chiffres du SIREN.";
 export const ADULT_MESSAGE = "Vous devez avoir plus de 18 ans";
 export const EMAIL_TAKEN = "Cet email existe déjà chez nous.";
 export const PHONE_TAKEN = "Ce téléphone existe déjà chez nous.";
@@ -105,6 +109,35 @@ export function isIsoDate(value: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
   const date = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+}
+
+const VAT_SHAPE = /^[A-Z]{2}[A-Z0-9]{2,12}$/;
+
+/** The key of a French VAT number (numéro de TVA intracommunautaire) for a SIREN: (12 + 3 × (SIREN mod
+ * 97)) mod 97, on two digits. */
+export function frenchVatKey(siren: string): string {
+  return String((12 + 3 * (Number(siren) % 97)) % 97).padStart(2, "0");
+}
+
+/** The French VAT number of a SIREN: "FR" + key + SIREN. */
+export function frenchVatNumber(siren: string): string {
+  return `FR${frenchVatKey(siren)}${siren}`;
+}
+
+/** A VAT number's first problem, or null: the European shape of spec 001 §5 (two letters, then 2 to 12
+ * capitals or digits); a French one is FR + a 2-character key + the 9-digit SIREN, its numeric key must
+ * be the SIREN's, and its SIREN the `siren` given with it (when there is one). Written without spaces,
+ * in capitals (the schemas normalise it). */
+export function vatNumberError(vatNumber: string, siren = ""): string | null {
+  if (!VAT_SHAPE.test(vatNumber)) return VAT_MESSAGE;
+  if (!vatNumber.startsWith("FR")) return null;
+  if (!/^FR[0-9A-Z]{2}\d{9}$/.test(vatNumber)) return VAT_MESSAGE;
+  const key = vatNumber.slice(2, 4);
+  const own = vatNumber.slice(4);
+  // Numeric keys are computed; the few older alphanumeric keys are not checkable this way.
+  if (/^\d{2}$/.test(key) && key !== frenchVatKey(own)) return VAT_KEY_MESSAGE;
+  if (/^\d{9}$/.test(siren) && own !== siren) return VAT_SIREN_MESSAGE;
+  return null;
 }
 
 /** Unix seconds between 1900 and 2200: anything else is not a birth date (and 1e20 is no date at all). */
@@ -266,13 +299,15 @@ export function profileErrors(
   if (birth) errors.birthdate = birth;
   if (type === "Company") {
     if (!/^\d{9}$/.test(input.siren)) errors.siren = SIREN_MESSAGE;
-    if (input.vatNumber !== "" && !/^[A-Z]{2}[A-Z0-9]{2,12}$/.test(input.vatNumber)) {
-      errors.vatNumber = VAT_MESSAGE;
-    }
   } else if (input.siren !== "" && !/^\d{9}$/.test(input.siren)) {
     // The spec applies the 9-digit rule to companies; a customer's SIREN, when given, must still be
     // a real SIREN.
     errors.siren = SIREN_MESSAGE;
+  }
+  // Optional for partners and customers (a business customer's is printed on its invoices, BT-48).
+  if (type !== "Admin" && input.vatNumber !== "") {
+    const vat = vatNumberError(input.vatNumber, input.siren);
+    if (vat) errors.vatNumber = vat;
   }
   if (input.emails.length > MAX_ADDITIONAL_EMAILS) errors.emails = ADDITIONAL_EMAILS_LIMIT_MESSAGE;
   else if (input.emails.some((e) => !isEmailShape(e))) errors.emails = ADDITIONAL_EMAIL_INVALID;
@@ -347,7 +382,7 @@ export function profileSchema(type: UserType, today: string) {
       // Company details only belong to the types that have them.
       name: type === "Admin" ? "" : data.name,
       siren: type === "Admin" ? "" : data.siren,
-      vatNumber: type === "Company" ? data.vatNumber : "",
+      vatNumber: type === "Admin" ? "" : data.vatNumber,
       vatExemption: type === "Company" ? data.vatExemption : false,
     }));
 }

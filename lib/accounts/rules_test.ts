@@ -2,11 +2,17 @@ import { assert, assertEquals } from "../../tests/support/assert.ts";
 import {
   ageOn,
   birthYearChoices,
+  frenchVatKey,
+  frenchVatNumber,
   isStrongPassword,
   normalizePhone,
   profileSchema,
   registrationSchema,
   toIsoDate,
+  VAT_KEY_MESSAGE,
+  VAT_MESSAGE,
+  VAT_SIREN_MESSAGE,
+  vatNumberError,
 } from "./rules.ts";
 import { fieldErrors } from "../validation.ts";
 
@@ -105,7 +111,7 @@ const profile = (overrides: Record<string, unknown> = {}) => ({
   phone: "0612345678",
   birthdate: "1985-01-31",
   siren: "123456789",
-  vatNumber: "FR12345678901",
+  vatNumber: "FR32123456789",
   emails: [],
   ...overrides,
 });
@@ -156,12 +162,40 @@ Deno.test("company SIREN and VAT number rules", () => {
     "Le numéro de TVA doit être au format européen (ex: FR12345678901).",
   );
   assertEquals(errorsOf(company, profile({ vatNumber: "" })).vatNumber, undefined, "VAT number is optional");
-  assertEquals(company.parse(profile({ vatNumber: "fr 123 456 789 01" })).vatNumber, "FR12345678901");
-  // Customers: the SIREN is optional; the VAT fields are not theirs.
-  const customer = profileSchema("Customer", TODAY).parse(
-    profile({ siren: "", vatNumber: "FR1", vatExemption: true }),
+  assertEquals(company.parse(profile({ vatNumber: "fr 32 123 456 789" })).vatNumber, "FR32123456789");
+  // A French number: FR, its key, the SIREN; the key is the SIREN's, the SIREN the profile's.
+  assertEquals(errorsOf(company, profile({ vatNumber: "FR12123456789" })).vatNumber, VAT_KEY_MESSAGE);
+  assertEquals(errorsOf(company, profile({ vatNumber: "FR05987654321" })).vatNumber, VAT_SIREN_MESSAGE);
+  assertEquals(errorsOf(company, profile({ vatNumber: "FR3212345678" })).vatNumber, VAT_MESSAGE);
+  assertEquals(
+    errorsOf(company, profile({ vatNumber: "BE0123456789" })).vatNumber,
+    undefined,
+    "other countries",
   );
-  assertEquals([customer.siren, customer.vatNumber, customer.vatExemption], ["", "", false]);
+  // Customers: the SIREN is optional; a business customer's VAT number is kept (printed on its invoices),
+  // checked by the same rule; the VAT exemption is the partners' only.
+  const customerSchema = profileSchema("Customer", TODAY);
+  const customer = customerSchema.parse(
+    profile({ siren: "", vatNumber: "fr05987654321", vatExemption: true }),
+  );
+  assertEquals([customer.siren, customer.vatNumber, customer.vatExemption], ["", "FR05987654321", false]);
+  assertEquals(errorsOf(customerSchema, profile({ siren: "", vatNumber: "FR1" })).vatNumber, VAT_MESSAGE);
+  assertEquals(
+    errorsOf(customerSchema, profile({ vatNumber: "FR05987654321" })).vatNumber,
+    VAT_SIREN_MESSAGE,
+  );
+  assertEquals(profileSchema("Admin", TODAY).parse(profile({ siren: "" })).vatNumber, "");
+});
+
+Deno.test("French VAT numbers: the key of a SIREN is (12 + 3 × (SIREN mod 97)) mod 97", () => {
+  assertEquals(frenchVatKey("123456789"), "32");
+  assertEquals(frenchVatKey("987654321"), "05");
+  assertEquals(frenchVatNumber("404833048"), "FR83404833048");
+  assertEquals(vatNumberError("FR83404833048", "404833048"), null);
+  assertEquals(vatNumberError("FR84404833048"), VAT_KEY_MESSAGE);
+  assertEquals(vatNumberError("FRAB404833048"), null, "an alphanumeric key is not computed");
+  assertEquals(vatNumberError("DE123456789"), null);
+  assertEquals(vatNumberError("F12"), VAT_MESSAGE);
 });
 
 Deno.test("additional emails: shape, no duplicates, at most 5", () => {

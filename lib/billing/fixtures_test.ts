@@ -15,7 +15,7 @@ import {
 export const PLATFORM: Party = {
   name: "Cocktails & Co SAS",
   siren: "912345678",
-  vatNumber: "FR40912345678",
+  vatNumber: "FR74912345678",
   address: ["10 rue de la Paix", "75002 Paris"],
   email: "contact@example.fr",
   professional: true,
@@ -25,7 +25,7 @@ export const PLATFORM: Party = {
 export const SELLER: Party = {
   name: "Bar à Cocktails Éphémère & Fils",
   siren: "123456789",
-  vatNumber: "FR12123456789",
+  vatNumber: "FR32123456789",
   address: ["12 rue des Lilas", "69001 Lyon"],
   email: "bar@example.fr",
   professional: true,
@@ -43,7 +43,7 @@ export const EXEMPT_SELLER: Party = {
 export const PRO_BUYER: Party = {
   name: "Société Événements Réunis SARL",
   siren: "987654321",
-  vatNumber: "FR45987654321",
+  vatNumber: "FR05987654321",
   address: ["À l'attention de Jeanne Dupont", "5 place Bellecour", "69002 Lyon"],
   email: "jeanne@example.fr",
   professional: true,

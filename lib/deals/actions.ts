@@ -8,6 +8,7 @@ import type { Client } from "../auth/actions.ts";
 import type { Tx } from "../db/database.ts";
 import { AppError } from "../errors.ts";
 import { parseInput } from "../validation.ts";
+import { requireSellerVatNumber } from "./seller_vat.ts";
 import { enforceLimit } from "../limits/limiter.ts";
 import { enqueueEmail } from "../mail/outbox.ts";
 import { normalizePhone } from "../accounts/phone.ts";
@@ -595,9 +596,11 @@ async function moveStatus(
     }
     await requireCocktails(tx, deal);
     const to = check(transition("validate", { from: deal.status, role, locked: isLocked }));
+    await requireSellerVatNumber(tx, deal, role); // issue 11: no quote sent without the seller's VAT number
     return { changes: {}, status: to, action: "validate", message: statusChanged(STATUS_LABELS[to]) };
   }
   const to = check(transition("set_status", { from: deal.status, role, locked: isLocked, target }));
+  if (to === "send" || to === "edited") await requireSellerVatNumber(tx, deal, "Admin"); // issue 11: idem
   return { changes: {}, status: to, action: "set_status", message: statusChanged(STATUS_LABELS[to]) };
 }
 
@@ -668,6 +671,7 @@ export async function validateAvailability(deps: Deps, actor: Actor, id: number)
     const deal = await findDeal(tx, id, { lock: true });
     const to = check(transition("validate", { from: deal.status, role, locked: locked(deal) }));
     await requireCocktails(tx, deal);
+    await requireSellerVatNumber(tx, deal, role); // issue 11: no quote sent without the seller's VAT number
     revalidated = to === "edited";
     await nameAction(tx, "validate");
     await writeDeal(tx, id, { status: to, properties: { ...deal.properties, envoi_devis: "oui" } });

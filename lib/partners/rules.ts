@@ -1,5 +1,5 @@
-// Pure rules of partner applications ('Devenir partenaire'): what a bartending company sends to apply,
-// and the French messages.
+// Pure rules of partners: applications ('Devenir partenaire', what a bartending company sends to apply)
+// and the seller's VAT number a quote needs before it is sent; the French messages.
 import { z } from "zod";
 import {
   EMAIL_INVALID,
@@ -12,6 +12,7 @@ import {
   REQUIRED,
   SIREN_MESSAGE,
   TOO_LONG,
+  vatNumberError,
 } from "../accounts/rules.ts";
 
 export const APPLICATION_INVALID = "Veuillez renseigner tous les champs obligatoires";
@@ -64,3 +65,44 @@ export function applicationSchema() {
 }
 
 export type Application = z.output<ReturnType<typeof applicationSchema>>;
+
+// ---------------------------------------------------------------------------------------------------
+// The seller's VAT number. Invoices are issued in the partner's name: a partner that charges VAT prints
+// its VAT number on each (CGI ann. II art. 242 nonies A; EN 16931 BT-31), so a quote whose invoices would
+// lack it is not sent to the customer. A partner exempt from VAT (franchise en base, the profile's
+// 'Exonération de TVA') prints 'TVA non applicable, art. 293 B du CGI' instead.
+
+export const SELLER_VAT_MESSAGES = {
+  missing:
+    "Renseignez votre numéro de TVA intracommunautaire dans votre profil avant d'envoyer un devis : il figure sur les factures émises à votre nom. Si vous n'êtes pas assujetti à la TVA, cochez « Exonération de TVA ».",
+  invalid:
+    "Votre numéro de TVA intracommunautaire n'est pas valide : corrigez-le dans votre profil avant d'envoyer un devis.",
+  missingForAdmin:
+    "Le partenaire doit renseigner son numéro de TVA intracommunautaire dans son profil avant l'envoi du devis (ou cocher « Exonération de TVA » s'il n'est pas assujetti).",
+  invalidForAdmin:
+    "Le numéro de TVA intracommunautaire du partenaire n'est pas valide : il doit le corriger dans son profil avant l'envoi du devis.",
+} as const;
+
+export interface SellerTaxIdentity {
+  vatExemption: boolean;
+  vatNumber: string | null;
+  siren: string | null;
+}
+
+/** Why a quote of this partner may not be sent yet, or null: a partner that charges VAT (not exempt, or
+ * the deal priced with VAT) needs a valid VAT number (accounts/rules.ts vatNumberError, its SIREN's).
+ * `viewer` is who tries to send it: the partner, or an admin validating on its behalf. */
+export function sellerVatError(
+  seller: SellerTaxIdentity,
+  dealVatRate: number,
+  viewer: "Company" | "Admin",
+): string | null {
+  const chargesVat = !seller.vatExemption || dealVatRate > 0;
+  if (!chargesVat) return null;
+  const admin = viewer === "Admin";
+  if (!seller.vatNumber) return admin ? SELLER_VAT_MESSAGES.missingForAdmin : SELLER_VAT_MESSAGES.missing;
+  if (vatNumberError(seller.vatNumber, seller.siren ?? "")) {
+    return admin ? SELLER_VAT_MESSAGES.invalidForAdmin : SELLER_VAT_MESSAGES.invalid;
+  }
+  return null;
+}

@@ -1,7 +1,7 @@
-// SQL of partner applications. Anyone may insert one (RLS checks it is a fresh, undecided one);
-// only admins read and decide them.
+// SQL of partners: applications (anyone may insert one, RLS checks it is a fresh, undecided one; only
+// admins read and decide them) and a partner's tax identity (read by the partner itself or an admin).
 import type { Tx } from "../db/database.ts";
-import type { Application, ApplicationStatus } from "./rules.ts";
+import type { Application, ApplicationStatus, SellerTaxIdentity } from "./rules.ts";
 
 export interface ApplicationRow extends Application {
   id: string;
@@ -47,4 +47,13 @@ export async function decideApplication(
   await tx`update public.partner_applications
            set status = ${status}, decided_at = now(), decided_by = ${adminId}, user_id = ${userId}
            where id = ${id}`;
+}
+
+/** The partner's VAT exemption, VAT number and SIREN, as the caller may read them (RLS: the partner
+ * itself or an admin); null when the caller may not or it is no partner. */
+export async function sellerTaxIdentity(tx: Tx, companyId: string): Promise<SellerTaxIdentity | null> {
+  const [row] = await tx<SellerTaxIdentity>`
+    select vat_exemption as "vatExemption", vat_number as "vatNumber", siren
+    from public.users where id = ${companyId} and type = 'Company'`;
+  return row ?? null;
 }

@@ -39,6 +39,8 @@ export const DEMO_ACCOUNTS = [
     lastname: "Durand",
     name: "Shaker & Co",
     siren: "123456789",
+    // FR + key + SIREN, key = (12 + 3 × (SIREN mod 97)) mod 97 (lib/accounts/rules.ts frenchVatNumber).
+    vatNumber: "FR32123456789",
     phone: "0600000002",
   },
   {
@@ -52,6 +54,7 @@ export const DEMO_ACCOUNTS = [
     lastname: "Moreau",
     name: "Mixologie Events",
     siren: "987654321",
+    vatNumber: "FR05987654321",
     phone: "0600000003",
   },
   {
@@ -175,6 +178,17 @@ export async function seedDemoData(
       account.email,
     ]);
     if (!existing) await createAccount({ db }, SEED, { ...account, password: DEMO_PASSWORD });
+  }
+  // The demo partners charge VAT: a database seeded before they had VAT numbers gets them (a quote is
+  // not sent without one).
+  for (const account of DEMO_ACCOUNTS) {
+    if (account.type !== "Company") continue;
+    await statementAs(
+      db,
+      SEED,
+      "update public.users set vat_number = $1 where email = $2 and type = 'Company' and vat_number is null",
+      [account.vatNumber, account.email],
+    );
   }
   // Quotes in every status, the engine's settings and the partners' catalogues (lib/seed/demo_deals.ts).
   await transactionAs(db, SEED, (tx) => seedDemoDeals(tx));

@@ -71,6 +71,40 @@ httpTest("profile validation answers 422 with each field's message and changes n
   assertEquals((await client.get("/api/user/get")).json().firstname, payload.firstname);
 });
 
+httpTest("a business customer's VAT number is stored, checked and kept by later updates", async () => {
+  const { client } = await newCustomer();
+  // Absent before: the field used to be dropped for customers.
+  const saved = await client.patch(
+    "/api/user/update",
+    profileUpdate({ siren: "404833048", vatNumber: "fr 83 404 833 048" }),
+  );
+  assertEquals(saved.status, 200, saved.text);
+  assertEquals([saved.json().siren, saved.json().vatNumber], ["404833048", "FR83404833048"]);
+  assertEquals((await client.get("/api/user/get")).json().vatNumber, "FR83404833048");
+  // A partial update keeps it; a wrong key or another SIREN is refused in French, nothing written.
+  assertEquals((await client.patch("/api/user/update", { city: "Lyon" })).json().vatNumber, "FR83404833048");
+  for (
+    const [vatNumber, message] of [
+      [
+        "FR84404833048",
+        "Ce numéro de TVA n'existe pas : sa clé (les 2 caractères après FR) ne correspond pas au SIREN qui le suit.",
+      ],
+      [
+        "FR32123456789",
+        "Le numéro de TVA doit contenir votre SIREN : FR, la clé, puis les 9 chiffres du SIREN.",
+      ],
+      ["F1", "Le numéro de TVA doit être au format européen (ex: FR12345678901)."],
+    ]
+  ) {
+    const bad = await client.patch("/api/user/update", { vatNumber });
+    assertEquals(bad.status, 422, vatNumber);
+    assertEquals(bad.json<{ errors: Record<string, string> }>().errors.vatNumber, message, vatNumber);
+  }
+  assertEquals((await client.get("/api/user/get")).json().vatNumber, "FR83404833048");
+  // Emptied: removed.
+  assertEquals((await client.patch("/api/user/update", { vatNumber: "" })).json().vatNumber, null);
+});
+
 httpTest("a phone number used by another account is refused", async () => {
   const { client } = await newCustomer();
   const res = await client.patch("/api/user/update", profileUpdate({ phone: "0600000004" }));
@@ -122,7 +156,7 @@ async function companyProfile() {
     "/api/user/update",
     profileUpdate({
       siren: "987654321",
-      vatNumber: "FR98765432101",
+      vatNumber: "FR05987654321",
       vatExemption: true,
       phone: "0600000003",
     }),
@@ -130,7 +164,7 @@ async function companyProfile() {
   assertEquals(res.status, 200);
   assertEquals([res.json().siren, res.json().vatNumber, res.json().vatExemption], [
     "987654321",
-    "FR98765432101",
+    "FR05987654321",
     true,
   ]);
   const bad = await client.patch("/api/user/update", profileUpdate({ siren: "", phone: "0600000003" }));
