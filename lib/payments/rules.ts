@@ -173,6 +173,9 @@ export interface LedgerRefund {
   succeededAt: number | null;
   /** Its credit note (AV), once the billing job issued it. */
   creditNote: { id: string; number: string } | null;
+  /** The platform's commission credit note to the partner (CA) issued with it, when the refund gives
+   * back any commission. */
+  commissionCreditNote?: { id: string; number: string } | null;
 }
 
 /** A payment the deal received: cents, unix seconds. */

@@ -29,11 +29,15 @@ export async function paymentLedger(tx: Tx, dealId: number): Promise<LedgerPayme
     succeededAt: Date | null;
     noteId: string | null;
     noteNumber: string | null;
+    commissionNoteId: string | null;
+    commissionNoteNumber: string | null;
   }>`
     select r.id, r.payment_id as "paymentId", r.amount, r.status, r.reason, r.created_at as "createdAt",
-      r.succeeded_at as "succeededAt", n.id as "noteId", n.number as "noteNumber"
+      r.succeeded_at as "succeededAt", n.id as "noteId", n.number as "noteNumber",
+      ca.id as "commissionNoteId", ca.number as "commissionNoteNumber"
     from public.refunds r join public.deal_payments p on p.id = r.payment_id
     left join public.invoices n on n.refund_id = r.id and n.series = 'AV'
+    left join public.invoices ca on ca.refund_id = r.id and ca.series = 'CA'
     where p.deal_id = ${dealId} order by r.created_at, r.id`;
   return payments.map((p) => {
     const own: LedgerRefund[] = refunds.filter((r) => r.paymentId === p.id).map((r) => ({
@@ -44,6 +48,9 @@ export async function paymentLedger(tx: Tx, dealId: number): Promise<LedgerPayme
       requestedAt: unix(r.createdAt),
       succeededAt: r.succeededAt ? unix(r.succeededAt) : null,
       creditNote: r.noteId && r.noteNumber ? { id: r.noteId, number: r.noteNumber } : null,
+      commissionCreditNote: r.commissionNoteId && r.commissionNoteNumber
+        ? { id: r.commissionNoteId, number: r.commissionNoteNumber }
+        : null,
     }));
     return {
       id: p.id,

@@ -40,6 +40,7 @@ export const REFUND_LABELS = {
   confirm: "Confirmer le remboursement",
   amountFormat: "Veuillez saisir un montant valide (deux décimales au plus).",
   creditNote: "Avoir",
+  commissionCreditNote: "Avoir de commission",
   creditNotePending: "Avoir en cours d'émission",
 } as const;
 
@@ -152,6 +153,17 @@ export function PaymentLedger() {
                           </a>
                         )
                         : <p class="mt-1 italic text-slate-500">{REFUND_LABELS.creditNotePending}</p>)}
+                      {refund.commissionCreditNote && (
+                        <a
+                          href={issuedDocumentPath(refund.commissionCreditNote.id)}
+                          target="_blank"
+                          rel="noopener"
+                          class="mt-1 ml-3 inline-flex items-center gap-1 font-semibold text-brand-700 underline"
+                          data-testid="commission-credit-note"
+                        >
+                          {REFUND_LABELS.commissionCreditNote} {refund.commissionCreditNote.number}
+                        </a>
+                      )}
                     </li>
                   ))}
                 </ul>
