@@ -172,3 +172,32 @@ test.describe("Mon profil : vérifications dans le navigateur", () => {
     });
   }
 });
+
+test("un client professionnel enregistre son numéro de TVA ; une clé fausse est signalée dans le navigateur", async ({ page }) => {
+  await page.setViewportSize(PHONE);
+  await registerViaApi(page);
+  await page.goto("/dashboard/profil");
+  await expect(page.locator('[data-island="ProfileForm"]')).toHaveCount(1);
+  const form = profileForm(page);
+  const updates = requestsTo(page, "/api/user/update");
+  await form.getByLabel("Nom de la société", { exact: true }).fill("Événements Réunis");
+  await form.getByLabel("SIREN", { exact: true }).fill("404833048");
+  const vat = form.getByLabel("Numéro de TVA intracommunautaire", { exact: true });
+  // FR, a wrong key, the SIREN: refused without a request.
+  await vat.fill("FR84 404 833 048");
+  await saveButton(page).click();
+  await expect(fieldError(page, "vatNumber")).toHaveText(
+    "Ce numéro de TVA n'existe pas : sa clé (les 2 caractères après FR) ne correspond pas au SIREN qui le suit.",
+  );
+  await expect(vat).toHaveAccessibleDescription(/sa clé/);
+  expect(updates).toEqual([]);
+  // The right key: saved, and kept after a reload.
+  await vat.fill("fr83 404 833 048");
+  await expect(fieldError(page, "vatNumber")).toHaveCount(0, { timeout: 1_000 });
+  const response = page.waitForResponse((r) => r.url().endsWith("/api/user/update"));
+  await saveButton(page).click();
+  expect((await response).status()).toBe(200);
+  await expect(notice(page)).toHaveText(SAVED);
+  await page.reload();
+  await expect(vat).toHaveValue("FR83404833048");
+});
