@@ -30,7 +30,7 @@ import {
   type SortKey,
 } from "../components/deals/list/rows.ts";
 import { DEAL_MESSAGES } from "../lib/deals/rules.ts";
-import { eurosToCents } from "../lib/deals/money.ts";
+import { eurosToCents } from "../lib/money.ts";
 import {
   DOCUMENT_GROUP_LABELS,
   type DocumentLink,

@@ -6,7 +6,7 @@
 import type { PublicDeal } from "../../lib/deals/customer_actions.ts";
 import { CUSTOMER_MESSAGES } from "../../lib/deals/rules.ts";
 import { euros } from "../../lib/deals/format.ts";
-import { formatEuros } from "../../lib/deals/money.ts";
+import { formatEuros } from "../../lib/money.ts";
 import { PAYMENT_MESSAGES } from "../../lib/payments/rules.ts";
 import { PROJECT_MANAGEMENT_DESCRIPTION } from "../../lib/payments/quote_page.ts";
 import { Island } from "../Island.tsx";

@@ -92,7 +92,7 @@ import {
 import { MAP_INVALID, parseMapEmbed } from "./map.ts";
 import { requestReceivedEmail } from "./emails.ts";
 import { crmUpdateQueued } from "../crm/rules.ts";
-import { centsToEuros } from "./money.ts";
+import { centsToEuros } from "../money.ts";
 import { paymentLedger } from "../payments/store.ts";
 import type { LedgerPayment } from "../payments/rules.ts";
 

@@ -32,7 +32,7 @@ import {
   EMPTY_CATALOGUE,
   loadCatalogue,
 } from "./settings_actions.ts";
-import { centsToEuros } from "./money.ts";
+import { centsToEuros } from "../money.ts";
 
 const PUBLIC_PAGE = systemActor("intake");
 

@@ -2,7 +2,7 @@
 // ("Quote validity, participants and line values are coerced to numbers"), bounded, and answered with
 // a French message when wrong. Server only (islands use rules.ts).
 import { z } from "zod";
-import { eurosToCents } from "./money.ts";
+import { eurosToCents } from "../money.ts";
 import {
   ADMIN_SETTING_KEYS,
   COCKTAIL_LIST_TYPES,

@@ -14,8 +14,7 @@ import {
   refusalBanner,
   STATUS_LABELS,
 } from "./rules.ts";
-import { centsToEuros } from "./money.ts";
-import { withVat } from "./pricing.ts";
+import { centsToEuros, withVat } from "../money.ts";
 import { mapIframe } from "./map.ts";
 
 export type Viewer = "Admin" | "Company" | "Customer";

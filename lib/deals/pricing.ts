@@ -2,7 +2,7 @@
 // validation (§5, with the spec's messages), and the pricing of a request into quote lines and totals
 // (§9, 000 §9). Grid amounts are euros as the API carries them; every computation is in integer cents.
 // The formulas are written out in ARCHITECTURE.md.
-import { centsToEuros, eurosToCents, percentOf, percentToBasisPoints } from "./money.ts";
+import { centsToEuros, eurosToCents, percentOf, percentToBasisPoints } from "../money.ts";
 import { durationLabel } from "./rules.ts";
 
 export type RecipeType = "signature" | "classic" | "mocktail";
@@ -407,9 +407,4 @@ export function computeTotals(
       ? Math.round(totalInvoiceByPartner / context.nbCocktails)
       : 0,
   };
-}
-
-/** A line's amount with VAT (spec: amounts with VAT multiply by (1 + vat)). */
-export function withVat(cents: number, vatPercent: number): number {
-  return cents + percentOf(cents, percentToBasisPoints(vatPercent));
 }

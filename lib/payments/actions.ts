@@ -7,7 +7,7 @@ import type { Deps } from "../deps.ts";
 import type { Tx } from "../db/database.ts";
 import { AppError } from "../errors.ts";
 import { parseInput } from "../validation.ts";
-import { centsToEuros, eurosToCents, formatEuros } from "../deals/money.ts";
+import { centsToEuros, eurosToCents, formatEuros } from "../money.ts";
 import { DEAL_MESSAGES, type DealStatus, STATUS_LABELS, statusChanged, transition } from "../deals/rules.ts";
 import {
   intentParameters,

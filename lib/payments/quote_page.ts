@@ -9,8 +9,7 @@ import { publicDeal } from "../deals/customer_actions.ts";
 import { createPaymentIntent, type IntentResult } from "./actions.ts";
 import { PAYMENT_MESSAGES, type PaymentType } from "./rules.ts";
 import type { DealPayload } from "../deals/payload.ts";
-import { centsToEuros, eurosToCents } from "../deals/money.ts";
-import { withVat } from "../deals/pricing.ts";
+import { centsToEuros, eurosToCents, withVat } from "../money.ts";
 
 const TYPES: Record<string, PaymentType> = {
   deposit: "deposit",

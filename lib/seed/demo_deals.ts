@@ -18,7 +18,7 @@ import {
   type PricingConfig,
   type RecipeType,
 } from "../deals/pricing.ts";
-import { percentOf, percentToBasisPoints } from "../deals/money.ts";
+import { percentOf, percentToBasisPoints } from "../money.ts";
 import type { AdminSettings, CustomCocktail, DealSettings, DealStatus } from "../deals/rules.ts";
 import {
   type Catalogue,

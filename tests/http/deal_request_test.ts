@@ -17,7 +17,7 @@ import {
   type PricingConfig,
   validatePricing,
 } from "../../lib/deals/pricing.ts";
-import { centsToEuros, formatEuros } from "../../lib/deals/money.ts";
+import { centsToEuros, formatEuros } from "../../lib/money.ts";
 import {
   DEFAULT_DEVISEUR_SETTINGS,
   deviseurOf,

@@ -8,9 +8,9 @@
 // again every few seconds for a minute.
 import { useEffect, useRef, useState } from "react";
 import { DEAL_MESSAGES } from "../../../lib/deals/rules.ts";
-import { eurosToCents } from "../../../lib/deals/money.ts";
+import { eurosToCents } from "../../../lib/money.ts";
 import { paidAtFr } from "../../../lib/deals/format.ts";
-import { formatEuros } from "../../../lib/deals/money.ts";
+import { formatEuros } from "../../../lib/money.ts";
 import {
   type LedgerPayment,
   ledgerSettling,

@@ -12,7 +12,7 @@ import {
   transition,
   wrongStatus,
 } from "../../../lib/deals/rules.ts";
-import { eurosToCents, percentOf, percentToBasisPoints } from "../../../lib/deals/money.ts";
+import { eurosToCents, percentOf, percentToBasisPoints } from "../../../lib/money.ts";
 import { euros, paidAtFr } from "../../../lib/deals/format.ts";
 import { Dialog } from "../../ui/Dialog.tsx";
 import { useDeal } from "./controller.tsx";

@@ -4,7 +4,7 @@
 // typed in euros and checked to the cent here, then again by the server, which stores cents.
 import { useEffect, useMemo, useState } from "react";
 import { DEAL_MESSAGES, transition } from "../../../lib/deals/rules.ts";
-import { eurosToCents } from "../../../lib/deals/money.ts";
+import { eurosToCents } from "../../../lib/money.ts";
 import { euros } from "../../../lib/deals/format.ts";
 import { useDeal } from "./controller.tsx";
 import { dealApi } from "./requests.ts";

@@ -2,7 +2,7 @@
 // that is safe to pass as island props (cents, unix seconds, ISO dates), the admin list's query and
 // its URL form, and the labels of its sort options.
 import type { DealStatus } from "../../../lib/deals/rules.ts";
-import { eurosToCents } from "../../../lib/deals/money.ts";
+import { eurosToCents } from "../../../lib/money.ts";
 import { dealDocumentLinks, type DocumentLink } from "../../../lib/billing/links.ts";
 
 export interface DealListRow {

@@ -3,7 +3,7 @@
 // projet' line, totals HT and TTC, the price per person, and what happens next.
 import { durationLabel } from "../../../lib/deals/rules.ts";
 import { euros, isoDateFr, numberFr } from "../../../lib/deals/format.ts";
-import { centsToEuros, eurosToCents } from "../../../lib/deals/money.ts";
+import { centsToEuros, eurosToCents } from "../../../lib/money.ts";
 import type { RequestOutcome, RequestValues } from "./rules.ts";
 
 const cents = (amount: number) => eurosToCents(amount) ?? Math.round(amount * 100);

@@ -12,7 +12,7 @@ import {
   durationLabel,
   REFUSED_STATUSES,
 } from "../../../lib/deals/rules.ts";
-import { eurosToCents } from "../../../lib/deals/money.ts";
+import { eurosToCents } from "../../../lib/money.ts";
 import { euros, isoDateFr, numberFr } from "../../../lib/deals/format.ts";
 import {
   depositAmountOf,
