@@ -68,7 +68,7 @@ interface MenuPlace {
 const SEARCH_DELAY_MS = 350;
 const FILTER_FORM = "deals-filter";
 
-export const LIST_MESSAGES = {
+const LIST_MESSAGES = {
   searchPlaceholder: "Recherche par client, partenaire ou ID...",
   editLinkCopied: "Lien d'édition copié dans le presse-papiers !",
   publicLinkCopied: "Lien d'accès public copié dans le presse-papiers !",

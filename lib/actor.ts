@@ -63,10 +63,6 @@ export function userActor(
   return { kind: "user", user, sessionHash, impersonatorId };
 }
 
-export function isUser(actor: Actor): actor is UserActor {
-  return actor.kind === "user";
-}
-
 /** A signed-in user whose type is one of `R`. */
 export type RoleActor<R extends UserType> = UserActor & { user: SessionUser & { type: R } };
 
@@ -106,13 +102,8 @@ export function statementTx(db: Database, actor: Actor): Tx {
   return makeTx((text, params) => statementAs(db, actor, text, params));
 }
 
-/** The user's id, or null for anonymous visitors and the system. */
-export function actorUserId(actor: Actor): string | null {
-  return actor.kind === "user" ? actor.user.id : null;
-}
-
 /** The only place where claims are built. */
-export function claimsFor(actor: Actor): Claims {
+function claimsFor(actor: Actor): Claims {
   switch (actor.kind) {
     case "anonymous":
       return { role: "anon" };

@@ -11,7 +11,7 @@ const MISSING = "Ce fichier n'existe pas.";
  * no encoded characters (the raw path is checked, before any decoding). */
 const SEGMENT = /^[a-z0-9][a-z0-9_.-]{0,100}$/;
 
-export function mediaPath(requestPath: string): string | null {
+function mediaPath(requestPath: string): string | null {
   const index = requestPath.indexOf("/media/");
   if (index !== 0) return null;
   const path = requestPath.slice("/media/".length);

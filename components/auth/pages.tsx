@@ -3,7 +3,7 @@ import type { ComponentChildren } from "preact";
 import { BUTTON_PRIMARY, FormNotice, TextField } from "../form/Field.tsx";
 import { REGISTRATION_INVALID } from "../../lib/accounts/rules.ts";
 
-export function FormCard({ title, children }: { title: string; children: ComponentChildren }) {
+function FormCard({ title, children }: { title: string; children: ComponentChildren }) {
   return (
     <section class="px-4 py-12">
       <div class="mx-auto w-full max-w-[500px] rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">

@@ -21,7 +21,7 @@ import {
 import { PROFILE_INVALID, profileSchema } from "./rules.ts";
 import { normalizePhone } from "./phone.ts";
 
-export const PASSWORD_LOCKED_WHILE_IMPERSONATING =
+const PASSWORD_LOCKED_WHILE_IMPERSONATING =
   "Le mot de passe d'un utilisateur ne peut pas être modifié en mode administrateur.";
 
 /** One statement under the user's claims (a single round trip on PostgreSQL). */

@@ -2,7 +2,8 @@
 // and only what the caller's role may see. A partner receives the customer's email, phone, company,
 // address and the precise service address only when the matching flag is on: the database already
 // masked them (partner_deal_contact), and this shape never adds them back.
-import type { CompanyCard, ContactRow, DealListItem, DealRow, PhotoRow } from "./store.ts";
+import type { CompanyCard, ContactRow, DealListItem, DealRow } from "./store.ts";
+import type { PhotoRow } from "./photo_store.ts";
 import {
   ADMIN_SETTING_KEYS,
   type AdminSettings,
@@ -115,7 +116,7 @@ export function settingsOf(stored: Partial<DealSettings>): DealSettings {
   };
 }
 
-export function adminSettingsOf(stored: Partial<AdminSettings>): AdminSettings {
+function adminSettingsOf(stored: Partial<AdminSettings>): AdminSettings {
   const settings = { ...DEFAULT_ADMIN_SETTINGS };
   for (const key of ADMIN_SETTING_KEYS) settings[key] = stored[key] === true;
   return settings;

@@ -110,14 +110,14 @@ export const GRID_SAVED = "Grille tarifaire sauvegardée avec succès.";
 export const TIER_NOT_ABOVE = 'La valeur "Entre" doit être supérieure à la tranche précédente.';
 export const TIER_GAP =
   'Il ne doit pas y avoir de trou entre les tranches (le "Entre" doit être égal à la tranche précédente + 1).';
-export const GRID_SHAPE_ERROR = "La grille tarifaire est incomplète.";
+const GRID_SHAPE_ERROR = "La grille tarifaire est incomplète.";
 
 export function tierError(kind: "cocktails" | "staff" | "durée" | null, n: number): string {
   const name = kind ? `tranche de ${kind} ${n}` : `tranche ${n}`;
   return `Erreur dans la ${name}: Vérifiez que toutes les valeurs sont renseignées et que les tranches sont cohérentes.`;
 }
 
-export function settingError(label: string): string {
+function settingError(label: string): string {
   return `Veuillez renseigner une valeur positive ou nulle pour « ${label} ».`;
 }
 
@@ -310,7 +310,7 @@ function fee(config: PricingConfig, id: FlatFee["id"]): number {
 }
 
 /** The tier `value` falls in; below the first, the first; beyond the last, the last. */
-export function tierFor<T>(tiers: T[], value: number, bounds: (t: T) => { from: number; to: number }): T {
+function tierFor<T>(tiers: T[], value: number, bounds: (t: T) => { from: number; to: number }): T {
   const found = tiers.find((t) => value >= bounds(t).from && value <= bounds(t).to);
   if (found) return found;
   return value < bounds(tiers[0]).from ? tiers[0] : tiers[tiers.length - 1];

@@ -62,7 +62,7 @@ export function isForeignNavigation(c: Context<AppEnv>): boolean {
   return site === "cross-site" || site === "same-site";
 }
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 /** Requests whose route sets its own, larger limit: the deal photo upload (routes/deal_photos_api.ts). */
 const OWN_LIMIT = /^\/api\/deal\/upload-photos\/[^/]+$/;

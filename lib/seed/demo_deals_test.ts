@@ -30,7 +30,7 @@ import {
 } from "../deals/pricing.ts";
 import { percentOf, percentToBasisPoints } from "../money.ts";
 import { DEAL_STATUSES, type DealStatus, findReason, REFUSED_STATUSES } from "../deals/rules.ts";
-import { DEFAULT_DEVISEUR_SETTINGS } from "../deals/settings_actions.ts";
+import { DEFAULT_DEVISEUR_SETTINGS } from "../deals/settings.ts";
 
 const SEED = systemActor("seed");
 

@@ -8,7 +8,7 @@ import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { Client, httpTest, ORIGIN, testEnv } from "../support/app.ts";
 import { systemQuery } from "../support/db.ts";
 import { dealPhotoPath, memoryStorage, type Storage } from "../../lib/storage/storage.ts";
-import { uploadPhotos } from "../../lib/deals/photo_actions.ts";
+import { uploadPhotos } from "../../lib/deals/use_cases/upload_photos.ts";
 import { userActor } from "../../lib/actor.ts";
 import type { UserType } from "../../lib/accounts/rules.ts";
 import {

@@ -31,7 +31,7 @@ import { BUTTON_LINE, BUTTON_MAIN, INPUT } from "./ui.tsx";
 const POLL_MS = 5000;
 const POLL_TIMES = 12;
 
-export const REFUND_LABELS = {
+const REFUND_LABELS = {
   title: "Paiements reçus",
   refund: "Rembourser",
   dialog: "Rembourser un paiement",

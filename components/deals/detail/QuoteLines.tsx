@@ -18,9 +18,9 @@ interface Row {
   unitCost: string;
 }
 
-export const LINE_LABEL_REQUIRED = "Chaque ligne a besoin d'un libellé.";
-export const LINE_QTY_INVALID = "Veuillez saisir un nombre valide.";
-export const LINE_AMOUNT_INVALID = "Veuillez saisir un montant valide (deux décimales au plus).";
+const LINE_LABEL_REQUIRED = "Chaque ligne a besoin d'un libellé.";
+const LINE_QTY_INVALID = "Veuillez saisir un nombre valide.";
+const LINE_AMOUNT_INVALID = "Veuillez saisir un montant valide (deux décimales au plus).";
 
 let nextKey = 1;
 const rowsOf = (lines: { label: string; qty: number; unitCost: number }[]): Row[] =>

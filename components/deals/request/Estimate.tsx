@@ -8,7 +8,7 @@ import type { RequestOutcome, RequestValues } from "./rules.ts";
 
 const cents = (amount: number) => eurosToCents(amount) ?? Math.round(amount * 100);
 
-export function plural(n: number, one: string, many: string): string {
+function plural(n: number, one: string, many: string): string {
   return `${numberFr(n)} ${n > 1 ? many : one}`;
 }
 
