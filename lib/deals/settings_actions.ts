@@ -5,7 +5,7 @@ import { type Actor, transactionAs } from "../actor.ts";
 import type { Deps } from "../deps.ts";
 import type { Tx } from "../db/database.ts";
 import { AppError } from "../errors.ts";
-import { sanitizeRichText } from "../richtext/sanitize.ts";
+import { cleanStoredRichText, sanitizeRichText } from "../richtext/sanitize.ts";
 import { MAX_RICH_TEXT, RICH_TEXT_TOO_LONG } from "../richtext/rules.ts";
 import {
   type CommissionTier,
@@ -233,7 +233,13 @@ export async function getSetting(
   if (actor.kind !== "user") throw new AppError("unauthenticated");
   if (!SETTING_KEYS.includes(key)) throw new AppError("not_found", "Ce réglage n'existe pas.");
   const stored = await transactionAs(deps.db, actor, (tx) => readSetting(tx, key));
-  return stored ?? DEFAULTS[key];
+  const setting = stored ?? DEFAULTS[key];
+  return { ...setting, value: readable(key, setting.value) };
+}
+
+/** A setting's value as shown: rich texts sanitised again under today's rules (lib/richtext). */
+function readable(key: string, value: unknown): unknown {
+  return RICH_KEYS.includes(key) && typeof value === "string" ? cleanStoredRichText(value) : value;
 }
 
 export async function saveSetting(
@@ -333,7 +339,7 @@ export async function deviseurScreen(
     const values: Record<string, unknown> = {};
     for (const key of keys) {
       if (!SETTING_KEYS.includes(key)) throw new AppError("not_found", "Ce réglage n'existe pas.");
-      values[key] = ((await readSetting(tx, key)) ?? DEFAULTS[key]).value;
+      values[key] = readable(key, ((await readSetting(tx, key)) ?? DEFAULTS[key]).value);
     }
     return values;
   });
