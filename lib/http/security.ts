@@ -7,8 +7,9 @@ import { AppError } from "../errors.ts";
 import type { AppEnv } from "./context.ts";
 
 /** The CSP: scripts, styles and fonts from this site only, no inline script. Style attributes are
- * allowed (the rich texts partners write carry them, sanitised property by property on save); frames
- * only Google Maps embeds (a deal's map); with Stripe configured, Stripe.js and its frames. */
+ * allowed (the rich texts partners write carry them, sanitised property by property on save and on
+ * read); frames only Google Maps embeds (a deal's map); with Stripe configured, Stripe.js and its
+ * frames. */
 export function securityHeaders(options: { secure: boolean; stripe: boolean }): MiddlewareHandler<AppEnv> {
   const stripeScripts = options.stripe ? ["https://js.stripe.com"] : [];
   const stripeFrames = options.stripe ? ["https://js.stripe.com", "https://hooks.stripe.com"] : [];
