@@ -17,6 +17,7 @@ import {
 } from "./rules.ts";
 import { centsToEuros, withVat } from "../money.ts";
 import { mapIframe } from "./map.ts";
+import { cleanStoredRichText } from "../richtext/sanitize.ts";
 
 export type Viewer = "Admin" | "Company" | "Customer";
 
@@ -175,14 +176,16 @@ export function dealPayload(
     settings: settingsOf(deal.settings),
     choices: { cocktails: deal.choices.cocktails ?? [] },
     adminSettings: adminSettingsOf(deal.adminSettings),
-    adminDescription: deal.adminDescription,
-    description: deal.description,
+    // Rich text is sanitised again as it is read: what was stored under older rules is shown under
+    // today's (lib/richtext/sanitize.ts), on every page, island and API answer built from this shape.
+    adminDescription: cleanStoredRichText(deal.adminDescription),
+    description: cleanStoredRichText(deal.description),
     map: deal.mapUrl ? mapIframe(deal.mapUrl) : "",
     mapUrl: deal.mapUrl,
     photos: photoItems.map((p) => p.url),
     photoItems,
-    customField1: deal.customField1,
-    customField2: deal.customField2,
+    customField1: cleanStoredRichText(deal.customField1),
+    customField2: cleanStoredRichText(deal.customField2),
     parameters: { vat, commissionRate: deal.parameters.commissionRate ?? 0 },
     properties,
     calculations: {
