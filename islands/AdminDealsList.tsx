@@ -30,7 +30,7 @@ import {
   type SortKey,
 } from "../components/deals/list/rows.ts";
 import { DEAL_MESSAGES } from "../lib/deals/rules.ts";
-import { eurosToCents } from "../lib/deals/money.ts";
+import { eurosToCents } from "../lib/money.ts";
 import {
   DOCUMENT_GROUP_LABELS,
   type DocumentLink,
@@ -68,7 +68,7 @@ interface MenuPlace {
 const SEARCH_DELAY_MS = 350;
 const FILTER_FORM = "deals-filter";
 
-export const LIST_MESSAGES = {
+const LIST_MESSAGES = {
   searchPlaceholder: "Recherche par client, partenaire ou ID...",
   editLinkCopied: "Lien d'édition copié dans le presse-papiers !",
   publicLinkCopied: "Lien d'accès public copié dans le presse-papiers !",

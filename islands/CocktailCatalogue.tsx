@@ -3,7 +3,7 @@
 // reorder with up and down. Every change saves the whole record 'cocktails' {signature, classic,
 // mocktail} (PATCH /api/company/settings/cocktails/{id}); the server's answer becomes the list shown.
 import { useState } from "react";
-import type { Catalogue, CatalogueCocktail } from "../lib/deals/settings_actions.ts";
+import type { Catalogue, CatalogueCocktail } from "../lib/deals/settings.ts";
 import { api, ApiError } from "../components/ui/api.ts";
 import { COCKTAIL_MESSAGES } from "../lib/deals/rules.ts";
 import { Dialog } from "../components/ui/Dialog.tsx";

@@ -43,9 +43,9 @@ export interface DealPresentationProps {
 const SOURCE = "DealPresentation";
 
 /** Spec 001 §8: toasts of 2500 ms on description saves. */
-export const PRESENTATION_TOAST_MS = 2500;
+const PRESENTATION_TOAST_MS = 2500;
 
-export const PRESENTATION_TEXT = {
+const PRESENTATION_TEXT = {
   adminDescription: "Description admin",
   adminDescriptionForPartner: "Informations de l'équipe",
   adminDescriptionSaved: "Description admin sauvegardée avec succès !",

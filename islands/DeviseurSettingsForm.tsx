@@ -4,7 +4,7 @@
 // show each free field on the quote and on the invoice, and one 'Sauvegarder les paramètres' button
 // that saves what changed, key by key (PATCH /api/settings/{key}).
 import { useEffect, useRef, useState } from "react";
-import type { NamedSetting } from "../lib/deals/settings_actions.ts";
+import type { NamedSetting } from "../lib/deals/settings.ts";
 import { type CommissionTier, type GridError, validateCommissionTiers } from "../lib/deals/pricing.ts";
 import { api, ApiError } from "../components/ui/api.ts";
 import { Notice, type NoticeState } from "../components/ui/Notice.tsx";

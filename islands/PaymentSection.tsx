@@ -10,7 +10,7 @@
 import { Icon } from "../components/ui/Icon.tsx";
 import { useEffect, useRef, useState } from "react";
 import type { ComponentType } from "preact";
-import { formatEuros } from "../lib/deals/money.ts";
+import { formatEuros } from "../lib/money.ts";
 import { PAYMENT_MESSAGES } from "../lib/payments/rules.ts";
 import type { PaymentOption } from "../components/deals/show/view.ts";
 import type { PaymentFormProps } from "../components/payments/PaymentForm.tsx";

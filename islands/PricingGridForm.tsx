@@ -69,7 +69,7 @@ const FRESH_KEYS = 100_000;
 const str = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? String(v) : "");
 
 /** 150 → "2h30". */
-export function hoursLabel(value: string | number): string {
+function hoursLabel(value: string | number): string {
   const minutes = num(value);
   if (!Number.isFinite(minutes) || minutes < 0) return "";
   return `${Math.floor(minutes / 60)}h${String(Math.round(minutes % 60)).padStart(2, "0")}`;

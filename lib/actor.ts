@@ -1,8 +1,9 @@
 // Who acts: every request, job and webhook has an actor, and `claimsFor` is the only place where an
 // actor becomes database claims. The service role (RLS bypassed) is reachable only through a system
 // actor, named with its reason, so that every use of it can be found by searching `systemActor(`.
-import type { Claims, Database, Row, Tx } from "./db/database.ts";
+import { type Claims, type Database, makeTx, type Row, type Tx } from "./db/database.ts";
 import type { UserType } from "./accounts/rules.ts";
+import { AppError } from "./errors.ts";
 
 export interface SessionUser {
   id: string;
@@ -62,17 +63,47 @@ export function userActor(
   return { kind: "user", user, sessionHash, impersonatorId };
 }
 
-export function isUser(actor: Actor): actor is UserActor {
-  return actor.kind === "user";
+/** A signed-in user whose type is one of `R`. */
+export type RoleActor<R extends UserType> = UserActor & { user: SessionUser & { type: R } };
+
+export interface RoleOptions {
+  /** The French message of the 403 (the default one otherwise). */
+  message?: string;
+  /** The French message of the 401 (the default one otherwise). */
+  loginMessage?: string;
+  /** Refused (403) while an admin impersonates the user: what only the admin in person may do. */
+  notImpersonating?: boolean;
 }
 
-/** The user's id, or null for anonymous visitors and the system. */
-export function actorUserId(actor: Actor): string | null {
-  return actor.kind === "user" ? actor.user.id : null;
+/** The one check of who may run a use case: anonymous visitors and the system get 401, a signed-in
+ * user of another type (or impersonated, with `notImpersonating`) 403. Returns the actor narrowed. */
+export function requireRole<R extends UserType>(
+  actor: Actor,
+  roles: R | readonly R[],
+  options: RoleOptions = {},
+): RoleActor<R> {
+  if (actor.kind !== "user") throw new AppError("unauthenticated", options.loginMessage);
+  const allowed: readonly UserType[] = typeof roles === "string" ? [roles] : roles;
+  if (!allowed.includes(actor.user.type) || (options.notImpersonating && actor.impersonatorId)) {
+    throw new AppError("forbidden", options.message);
+  }
+  return actor as RoleActor<R>;
+}
+
+/** Any signed-in user (anonymous visitors and the system get 401). */
+export function requireSignedIn(actor: Actor, options: Pick<RoleOptions, "loginMessage"> = {}): UserActor {
+  if (actor.kind !== "user") throw new AppError("unauthenticated", options.loginMessage);
+  return actor;
+}
+
+/** A transaction-like runner whose every statement is its own transaction as `actor` (one round trip
+ * on PostgreSQL): for store functions a use case runs as a single statement. */
+export function statementTx(db: Database, actor: Actor): Tx {
+  return makeTx((text, params) => statementAs(db, actor, text, params));
 }
 
 /** The only place where claims are built. */
-export function claimsFor(actor: Actor): Claims {
+function claimsFor(actor: Actor): Claims {
   switch (actor.kind) {
     case "anonymous":
       return { role: "anon" };

@@ -11,7 +11,7 @@ export type ErrorCode =
   | "payload_too_large" // 413
   | "too_many_requests"; // 429
 
-export const STATUS_BY_CODE: Record<ErrorCode, number> = {
+const STATUS_BY_CODE: Record<ErrorCode, number> = {
   validation: 422,
   bad_request: 400,
   unauthenticated: 401,
@@ -22,7 +22,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   too_many_requests: 429,
 };
 
-export const DEFAULT_MESSAGES: Record<ErrorCode, string> = {
+const DEFAULT_MESSAGES: Record<ErrorCode, string> = {
   validation: "Veuillez renseigner tous les champs obligatoires",
   bad_request: "La requête est invalide.",
   unauthenticated: "Veuillez vous connecter pour continuer.",

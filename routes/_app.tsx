@@ -23,7 +23,7 @@ import { authRoutes } from "./auth.tsx";
 import { accountRoutes } from "./account.ts";
 import { dashboardRoutes } from "./dashboard.tsx";
 import { adminRoutes } from "./admin.tsx";
-import { impersonationRoutes } from "./impersonation.ts";
+import { impersonationRoutes } from "./impersonation.tsx";
 import { partnerApplicationRoutes } from "./partner_applications.tsx";
 import { dealsApiRoutes } from "./deals_api.ts";
 import { dealPhotoApiRoutes } from "./deal_photos_api.ts";

@@ -3,8 +3,8 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../lib/http/context.ts";
 import { requireUser } from "../lib/http/guards.ts";
-import { listDealsForAdmin } from "../lib/deals/actions.ts";
-import { deviseurScreen, getSetting } from "../lib/deals/settings_actions.ts";
+import { listDealsForAdmin } from "../lib/deals/use_cases/list_deals.ts";
+import { deviseurScreen, getSetting } from "../lib/deals/use_cases/get_setting.ts";
 import type { PricingConfig } from "../lib/deals/pricing.ts";
 import { renderDashboardPage } from "../components/layout/render.tsx";
 import { AdminDealsListPage } from "../components/deals/list/pages.tsx";

@@ -3,7 +3,6 @@
 import { Hono } from "hono";
 import { type AppEnv, clientOf, type Ctx, field, readBody } from "../lib/http/context.ts";
 import { addFlash, clearSessionCookie, setSessionCookie } from "../lib/http/cookies.ts";
-import { isForeignNavigation } from "../lib/http/security.ts";
 import { parseInput } from "../lib/validation.ts";
 import { AppError } from "../lib/errors.ts";
 import {
@@ -29,7 +28,7 @@ import { safeRedirect } from "../lib/auth/policy.ts";
 import { homeFor } from "../lib/dashboard/menu.ts";
 import { fieldErrors } from "../lib/validation.ts";
 import { renderSitePage } from "../components/layout/render.tsx";
-import { ForgottenPasswordPage, ResetPasswordForm } from "../components/auth/pages.tsx";
+import { ConfirmActionPage, ForgottenPasswordPage, ResetPasswordForm } from "../components/auth/pages.tsx";
 import { Island } from "../components/Island.tsx";
 import AuthForm from "../islands/AuthForm.tsx";
 
@@ -48,14 +47,6 @@ const forgottenPage = (c: Ctx, sent: boolean, error = "") =>
     <ForgottenPasswordPage sent={sent} error={error} />,
     error ? 422 : 200,
   );
-
-async function doLogout(c: Ctx) {
-  if (isForeignNavigation(c)) return c.redirect("/", 303);
-  await logout(c.var.deps, c.var.actor);
-  clearSessionCookie(c);
-  await addFlash(c, "info", "Vous êtes déconnecté.");
-  return c.redirect("/", 303);
-}
 
 export const authRoutes = new Hono<AppEnv>()
   .get("/login", (c) => {
@@ -87,8 +78,29 @@ export const authRoutes = new Hono<AppEnv>()
     await addFlash(c, "success", "Bienvenue ! Votre compte a bien été créé.");
     return signedIn(c, result);
   })
-  .get("/logout", doLogout)
-  .post("/logout", doLogout)
+  // Logging out is a POST (the menus' 'Déconnexion' is a form button), which the CSRF check refuses
+  // from another site. A GET changes nothing: an image or a link pointing at /logout ends no session;
+  // someone who typed the address is asked to confirm with the same button.
+  .get("/logout", (c) => {
+    if (c.var.actor.kind !== "user") return c.redirect("/", 303);
+    return renderSitePage(
+      c,
+      "Déconnexion",
+      <ConfirmActionPage
+        title="Déconnexion"
+        question="Voulez-vous vous déconnecter ?"
+        action="/logout"
+        button="Se déconnecter"
+        testId="logout-confirm"
+      />,
+    );
+  })
+  .post("/logout", async (c) => {
+    await logout(c.var.deps, c.var.actor);
+    clearSessionCookie(c);
+    await addFlash(c, "info", "Vous êtes déconnecté.");
+    return c.redirect("/", 303);
+  })
   .get("/after/login", (c) => {
     const actor = c.var.actor;
     if (actor.kind !== "user") return c.redirect("/login", 303);

@@ -5,7 +5,13 @@
 import { Hono } from "hono";
 import type { AppEnv, Ctx } from "../lib/http/context.ts";
 import { requireUser } from "../lib/http/guards.ts";
-import { dealPdf, downloadRequest, invoicePdf, type PdfFile, quotePdf } from "../lib/billing/downloads.ts";
+import {
+  dealPdf,
+  downloadRequest,
+  invoicePdf,
+  type PdfFile,
+  quotePdf,
+} from "../lib/billing/use_cases/download_pdf.ts";
 
 const signedIn = requireUser("api");
 

@@ -4,14 +4,10 @@ import { Hono } from "hono";
 import { type AppEnv, readBody, success } from "../lib/http/context.ts";
 import { requireUser } from "../lib/http/guards.ts";
 import { CUSTOMER_MESSAGES } from "../lib/deals/rules.ts";
-import {
-  customerDeal,
-  customerDeals,
-  customerPayments,
-  linkDeal,
-  refuseAsCustomer,
-  saveChoices,
-} from "../lib/deals/customer_actions.ts";
+import { customerDeal, customerDeals, customerPayments } from "../lib/deals/use_cases/customer_deals.ts";
+import { linkDeal } from "../lib/deals/use_cases/link_deal.ts";
+import { refuseAsCustomer } from "../lib/deals/use_cases/refuse_deal.ts";
+import { saveChoices } from "../lib/deals/use_cases/save_choices.ts";
 
 export const customerApiRoutes = new Hono<AppEnv>()
   .use("/deal/*", requireUser("api"))

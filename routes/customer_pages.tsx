@@ -4,7 +4,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../lib/http/context.ts";
 import { requireUser } from "../lib/http/guards.ts";
-import { customerDeals, customerPayments } from "../lib/deals/customer_actions.ts";
+import { customerDeals, customerPayments } from "../lib/deals/use_cases/customer_deals.ts";
 import { renderDashboardPage } from "../components/layout/render.tsx";
 import { CustomerDealsPage, CustomerPaymentsPage } from "../components/customer/pages.tsx";
 

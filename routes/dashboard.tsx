@@ -7,7 +7,7 @@ import { getProfile } from "../lib/accounts/actions.ts";
 import { birthYearChoices } from "../lib/accounts/rules.ts";
 import { renderDashboardPage } from "../components/layout/render.tsx";
 import { PageTitle } from "../components/dashboard/parts.tsx";
-import { customerDeals } from "../lib/deals/customer_actions.ts";
+import { customerDeals } from "../lib/deals/use_cases/customer_deals.ts";
 import { OpenRequestsPage } from "../components/customer/pages.tsx";
 import { Island } from "../components/Island.tsx";
 import DashboardHashLink from "../islands/DashboardHashLink.tsx";

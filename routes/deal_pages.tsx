@@ -4,7 +4,7 @@
 import { Hono } from "hono";
 import { type AppEnv, currentUser, idParam } from "../lib/http/context.ts";
 import { requireUser } from "../lib/http/guards.ts";
-import { dealPage } from "../lib/deals/actions.ts";
+import { dealPage } from "../lib/payments/use_cases/deal_page.ts";
 import { DEAL_MESSAGES } from "../lib/deals/rules.ts";
 import { renderDashboardPage } from "../components/layout/render.tsx";
 import { DealPage } from "../components/deals/detail/DealPage.tsx";

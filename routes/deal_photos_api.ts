@@ -6,7 +6,9 @@ import { bodyLimit } from "hono/body-limit";
 import { type AppEnv, idParam, readBody, success } from "../lib/http/context.ts";
 import { requireUser } from "../lib/http/guards.ts";
 import { AppError } from "../lib/errors.ts";
-import { deletePhoto, reorderPhotos, uploadPhotos } from "../lib/deals/photo_actions.ts";
+import { deletePhoto } from "../lib/deals/use_cases/delete_photo.ts";
+import { reorderPhotos } from "../lib/deals/use_cases/reorder_photos.ts";
+import { uploadPhotos } from "../lib/deals/use_cases/upload_photos.ts";
 import { PHOTO_MESSAGES, UPLOAD_REQUEST_MAX_BYTES } from "../lib/deals/photos.ts";
 import { DEAL_MESSAGES } from "../lib/deals/rules.ts";
 

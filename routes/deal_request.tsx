@@ -4,7 +4,7 @@
 import { Hono } from "hono";
 import { type AppEnv, clientOf, type Ctx, readBody } from "../lib/http/context.ts";
 import { AppError } from "../lib/errors.ts";
-import { requestQuote } from "../lib/deals/actions.ts";
+import { requestQuote } from "../lib/deals/use_cases/request_quote.ts";
 import { listCities } from "../lib/site/actions.ts";
 import { renderSitePage } from "../components/layout/render.tsx";
 import { REQUEST_PAGE_TITLE, RequestPage } from "../components/deals/request/RequestPage.tsx";

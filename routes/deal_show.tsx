@@ -4,7 +4,7 @@
 // read-only. The page is never cached nor indexed: it names the customer.
 import { Hono } from "hono";
 import type { AppEnv, Ctx } from "../lib/http/context.ts";
-import { openDealPage, type PublicDeal } from "../lib/deals/customer_actions.ts";
+import { openDealPage, type PublicDeal } from "../lib/deals/use_cases/public_deal.ts";
 import { DEAL_MESSAGES } from "../lib/deals/rules.ts";
 import { renderSitePage } from "../components/layout/render.tsx";
 import { DEAL_PAGE_TITLE, DealShowPage } from "../components/deals/show/DealShowPage.tsx";

@@ -4,23 +4,20 @@
 import { Hono } from "hono";
 import { type AppEnv, clientOf, idParam, readBody, success } from "../lib/http/context.ts";
 import { requireUser } from "../lib/http/guards.ts";
-import {
-  acceptDeal,
-  checkCocktailList,
-  dealHistory,
-  getDeal,
-  listDealsForAdmin,
-  listOwnDeals,
-  refuseDeal,
-  removeDeal,
-  requestQuote,
-  resetChoices,
-  sendToPartner,
-  updateDeal,
-  validateAvailability,
-} from "../lib/deals/actions.ts";
+import { acceptDeal } from "../lib/deals/use_cases/accept_deal.ts";
+import { checkCocktailList } from "../lib/deals/use_cases/check_cocktail_list.ts";
+import { dealHistory } from "../lib/deals/use_cases/deal_history.ts";
+import { getDeal } from "../lib/deals/use_cases/get_deal.ts";
+import { listDealsForAdmin, listOwnDeals } from "../lib/deals/use_cases/list_deals.ts";
+import { refuseDeal } from "../lib/deals/use_cases/refuse_deal.ts";
+import { removeDeal } from "../lib/deals/use_cases/remove_deal.ts";
+import { requestQuote } from "../lib/deals/use_cases/request_quote.ts";
+import { resetChoices } from "../lib/deals/use_cases/reset_choices.ts";
+import { sendToPartner } from "../lib/deals/use_cases/send_to_partner.ts";
+import { updateDeal } from "../lib/deals/use_cases/update_deal.ts";
+import { validateAvailability } from "../lib/deals/use_cases/validate_availability.ts";
 import { DEAL_MESSAGES } from "../lib/deals/rules.ts";
-import { recordManualPayment } from "../lib/payments/actions.ts";
+import { recordManualPayment } from "../lib/payments/use_cases/manual_payment.ts";
 
 const NOT_FOUND = DEAL_MESSAGES.notFound;
 

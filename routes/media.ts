@@ -1,30 +1,25 @@
-// Uploaded files kept by the local (or in-memory) storage adapter, mounted at /media. Public: photo
-// names are unguessable and the customer's page shows them to anyone holding its link. A stored name
-// never changes content (every upload gets a new name), so browsers may keep files for a year.
-// With Supabase Storage, pages link to Supabase's public URLs and nothing is served here.
+// Uploaded files, mounted at /media: the one URL shape of the app's own media (lib/storage). Public:
+// photo names are unguessable and the customer's page shows them to anyone holding its link. A stored
+// name never changes content (every upload gets a new name), so browsers may keep files for a year.
+// The local (or in-memory) storage adapter's files are served here; with Supabase Storage, pages link
+// to Supabase's public URLs and a /media/ URL (an image in a rich text) is redirected there.
 import { Hono } from "hono";
 import type { AppEnv } from "../lib/http/context.ts";
 import { AppError } from "../lib/errors.ts";
+import { mediaPathOf } from "../lib/storage/storage.ts";
 
 const MISSING = "Ce fichier n'existe pas.";
-/** Lower-case segments of letters, digits, "_", "-" and ".", none made of dots only: no traversal,
- * no encoded characters (the raw path is checked, before any decoding). */
-const SEGMENT = /^[a-z0-9][a-z0-9_.-]{0,100}$/;
-
-export function mediaPath(requestPath: string): string | null {
-  const index = requestPath.indexOf("/media/");
-  if (index !== 0) return null;
-  const path = requestPath.slice("/media/".length);
-  const segments = path.split("/");
-  if (path.length > 200 || segments.length > 6) return null;
-  return segments.every((s) => SEGMENT.test(s) && !s.includes("..")) ? path : null;
-}
 
 export const mediaRoutes = new Hono<AppEnv>()
   .get("/*", async (c) => {
     const storage = c.var.deps.storage;
-    const path = mediaPath(c.req.path);
-    const file = path && storage.kind !== "supabase" ? await storage.get(path) : null;
+    const path = mediaPathOf(c.req.path);
+    if (!path) throw new AppError("not_found", MISSING);
+    if (storage.kind === "supabase") {
+      c.header("cache-control", "public, max-age=86400");
+      return c.redirect(storage.publicUrl(path), 302);
+    }
+    const file = await storage.get(path);
     if (!file) throw new AppError("not_found", MISSING);
     return c.body(file.data as Uint8Array<ArrayBuffer>, 200, {
       "content-type": file.contentType,

@@ -3,8 +3,8 @@
 import { Hono } from "hono";
 import { type AppEnv, currentUser } from "../lib/http/context.ts";
 import { requireUser } from "../lib/http/guards.ts";
-import { listOwnDeals } from "../lib/deals/actions.ts";
-import { ownCatalogue, partnerPricingForEdit } from "../lib/deals/settings_actions.ts";
+import { listOwnDeals } from "../lib/deals/use_cases/list_deals.ts";
+import { ownCatalogue, partnerPricingForEdit } from "../lib/deals/use_cases/own_settings.ts";
 import { renderDashboardPage } from "../components/layout/render.tsx";
 import { PartnerDealsPage } from "../components/deals/list/pages.tsx";
 import { listRow } from "../components/deals/list/rows.ts";

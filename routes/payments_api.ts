@@ -4,15 +4,13 @@
 import { Hono } from "hono";
 import { type AppEnv, idParam, readBody, success } from "../lib/http/context.ts";
 import { requireUser } from "../lib/http/guards.ts";
-import {
-  confirmPayment,
-  confirmSimulatedCard,
-  createPaymentIntent,
-  dealPaymentLedger,
-  paymentConfig,
-  requestRefund,
-} from "../lib/payments/actions.ts";
-import { quotePaymentIntent, quotePaymentLines } from "../lib/payments/quote_page.ts";
+import { confirmPayment } from "../lib/payments/use_cases/confirm_payment.ts";
+import { confirmSimulatedCard } from "../lib/payments/use_cases/confirm_simulated_card.ts";
+import { createPaymentIntent } from "../lib/payments/use_cases/create_intent.ts";
+import { dealPaymentLedger } from "../lib/payments/use_cases/payment_ledger.ts";
+import { paymentConfig } from "../lib/payments/use_cases/payment_config.ts";
+import { requestRefund } from "../lib/payments/use_cases/refund.ts";
+import { quotePaymentIntent, quotePaymentLines } from "../lib/payments/use_cases/quote_page.ts";
 
 const signedIn = requireUser("api");
 

@@ -4,14 +4,11 @@
 import { Hono } from "hono";
 import { type AppEnv, readBody, success, uuidParam } from "../lib/http/context.ts";
 import { requireUser } from "../lib/http/guards.ts";
-import {
-  getCompanySetting,
-  getField,
-  getSetting,
-  listPartners,
-  saveCompanySetting,
-  saveSetting,
-} from "../lib/deals/settings_actions.ts";
+import { getCompanySetting, saveCompanySetting } from "../lib/deals/use_cases/company_setting.ts";
+import { getField } from "../lib/deals/settings.ts";
+import { getSetting } from "../lib/deals/use_cases/get_setting.ts";
+import { listPartners } from "../lib/deals/use_cases/list_partners.ts";
+import { saveSetting } from "../lib/deals/use_cases/save_setting.ts";
 
 const signedIn = requireUser("api");
 

@@ -42,7 +42,7 @@ import { loadConfig } from "../lib/config.ts";
 import { type Actor, systemActor, transactionAs } from "../lib/actor.ts";
 import { resolveSession } from "../lib/auth/actions.ts";
 import { createSession } from "../lib/auth/store.ts";
-import { listDealsForAdmin } from "../lib/deals/actions.ts";
+import { listDealsForAdmin } from "../lib/deals/use_cases/list_deals.ts";
 import { refreshSearchText, SEARCH_ACCENTED, SEARCH_PLAIN } from "../lib/deals/store.ts";
 import {
   type CommissionTier,
@@ -873,7 +873,7 @@ export async function benchDeals(options: BenchDealsOptions): Promise<void> {
 
 /** Migrates and seeds the database, then adds the deals and runs VACUUM ANALYZE. Exported for ad-hoc
  * EXPLAIN sessions on a scratch database. */
-export async function prepareDealsDatabase(
+async function prepareDealsDatabase(
   db: Database,
   sql: postgres.Sql,
   log: (line: string) => void,

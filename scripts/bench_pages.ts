@@ -45,7 +45,7 @@ import { loadConfig } from "../lib/config.ts";
 import { statementAs, systemActor } from "../lib/actor.ts";
 import { openPaymentProvider } from "../lib/payments/open.ts";
 import { getManifest, MANIFEST_PATH } from "../lib/islands/manifest.ts";
-import { VISIBLE_STATUSES } from "../lib/deals/customer_actions.ts";
+import { VISIBLE_STATUSES } from "../lib/deals/rules.ts";
 import { renderInvoicePdf } from "../lib/billing/facturx.ts";
 import { renderPdf } from "../lib/billing/pdf.ts";
 import { depositDoc, finalDoc } from "../lib/billing/fixtures_test.ts";

@@ -82,7 +82,7 @@ async function hashOf(text: string): Promise<string> {
 
 /** Self-hosted fonts (static/styles.css declares them): the site's Montserrat (one variable file for every
  * weight) and the rich-text editor's Permanent Marker, latin subsets (French, €, U+202F included). */
-export const FONTS: Record<string, string> = {
+const FONTS: Record<string, string> = {
   "montserrat-latin-wght-normal.woff2":
     "node_modules/@fontsource-variable/montserrat/files/montserrat-latin-wght-normal.woff2",
   "permanent-marker-latin-400-normal.woff2":

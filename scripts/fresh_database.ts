@@ -29,7 +29,7 @@ export async function withFreshDatabase<T>(
 }
 
 /** The role that owns the hosted-like database: no superuser, CREATEROLE, member of the API roles. */
-export const HOSTED_OWNER = "hosted_owner";
+const HOSTED_OWNER = "hosted_owner";
 
 /**
  * A throw-away database shaped like a hosted Supabase one: the API roles and an `auth` schema (with

@@ -8,8 +8,8 @@ const FORBIDDEN: [RegExp, string][] = [
   [/(^|\/)lib\/http\//, "la couche HTTP (lib/http)"],
   [/(^|\/)lib\/auth\/(actions|store|crypto)\.ts$/, "le service d'authentification"],
   [
-    /(^|\/)lib\/[a-z_]+\/([a-z_]+_)?(actions|store)\.ts$/,
-    "un cas d'usage ou une requête SQL (actions.ts, store.ts)",
+    /(^|\/)lib\/[a-z_]+\/(([a-z_]+_)?(actions|store)\.ts|use_cases\/)/,
+    "un cas d'usage ou une requête SQL (actions.ts, use_cases/, store.ts)",
   ],
   [/(^|\/)lib\/(richtext\/sanitize|deals\/(input|notifications|payload))\.ts$/, "du code serveur"],
   [/(^|\/)lib\/(config|deps|actor)\.ts$/, "la configuration du serveur"],
@@ -22,7 +22,7 @@ const FORBIDDEN: [RegExp, string][] = [
 ];
 
 /** Environment variables whose values must never reach the browser. */
-export const SECRET_VARIABLES = [
+const SECRET_VARIABLES = [
   "APP_SECRET",
   "DATABASE_URL",
   "SMTP_URL",

@@ -165,7 +165,7 @@ function runWithPsql(url: string, file: string, path: string): Promise<FileResul
 }
 
 /** Parses the top-level lines of a file's TAP output: plan, passed and failed tests, bail out. */
-export function parseTap(
+function parseTap(
   file: string,
   stdout: string,
 ): Omit<FileResult, "error"> & { seen: number; bailOut: string | null } {

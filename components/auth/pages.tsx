@@ -3,7 +3,7 @@ import type { ComponentChildren } from "preact";
 import { BUTTON_PRIMARY, FormNotice, TextField } from "../form/Field.tsx";
 import { REGISTRATION_INVALID } from "../../lib/accounts/rules.ts";
 
-export function FormCard({ title, children }: { title: string; children: ComponentChildren }) {
+function FormCard({ title, children }: { title: string; children: ComponentChildren }) {
   return (
     <section class="px-4 py-12">
       <div class="mx-auto w-full max-w-[500px] rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
@@ -82,6 +82,31 @@ export function ForgottenPasswordPage({ sent, error }: { sent: boolean; error?: 
         )}
       <p class="mt-6 text-center text-sm">
         <a href="/login" class="text-brand-600 hover:underline">Retour à la connexion</a>
+      </p>
+    </FormCard>
+  );
+}
+
+/** What GET /logout and GET /admin/switch-back show: a question and a button that posts the action.
+ * A GET never ends or changes a session (an image or a link could send it); the button's POST passes
+ * the CSRF check (lib/http/security.ts). */
+export function ConfirmActionPage(
+  { title, question, action, button, testId }: {
+    title: string;
+    question: string;
+    action: "/logout" | "/admin/switch-back";
+    button: string;
+    testId: string;
+  },
+) {
+  return (
+    <FormCard title={title}>
+      <p class="mt-4 text-slate-700">{question}</p>
+      <form method="post" action={action} class="mt-6" data-testid={testId}>
+        <button type="submit" class={`w-full ${BUTTON_PRIMARY}`}>{button}</button>
+      </form>
+      <p class="mt-6 text-center text-sm">
+        <a href="/dashboard" class="text-brand-600 hover:underline">Annuler</a>
       </p>
     </FormCard>
   );

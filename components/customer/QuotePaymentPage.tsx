@@ -3,12 +3,12 @@
 // ('deposit' and 'total'), balance ('balance' and the deposit invoice), total, or paid (the invoices) —
 // on the same PaymentSection island as the deal page; a visitor's buttons open the login/register
 // dialog with the payment's message.
-import type { PublicDeal } from "../../lib/deals/customer_actions.ts";
+import type { PublicDeal } from "../../lib/deals/use_cases/public_deal.ts";
 import { CUSTOMER_MESSAGES } from "../../lib/deals/rules.ts";
 import { euros } from "../../lib/deals/format.ts";
-import { formatEuros } from "../../lib/deals/money.ts";
+import { formatEuros } from "../../lib/money.ts";
 import { PAYMENT_MESSAGES } from "../../lib/payments/rules.ts";
-import { PROJECT_MANAGEMENT_DESCRIPTION } from "../../lib/payments/quote_page.ts";
+import { PROJECT_MANAGEMENT_DESCRIPTION } from "../../lib/payments/rules.ts";
 import { Island } from "../Island.tsx";
 import PaymentSection from "../../islands/PaymentSection.tsx";
 import { StatusChip } from "../deals/StatusChip.tsx";

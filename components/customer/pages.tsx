@@ -8,7 +8,7 @@ import { EmptyState, PageTitle } from "../dashboard/parts.tsx";
 import { StatusChip } from "../deals/StatusChip.tsx";
 import { DownloadIcon } from "../deals/show/ui.tsx";
 
-/** A row of customerDeals() (lib/deals/customer_actions.ts). */
+/** A row of customerDeals() (lib/deals/use_cases/customer_deals.ts). */
 export interface CustomerDealRow {
   id: number;
   token: string;
@@ -33,7 +33,7 @@ export interface CustomerPaymentRow {
   invoiceId: string | null;
 }
 
-export const PAYMENT_TYPE_LABELS: Record<string, string> = {
+const PAYMENT_TYPE_LABELS: Record<string, string> = {
   deposit: "Acompte",
   balance: "Solde",
   total: "Paiement intégral",
@@ -46,7 +46,7 @@ const INVOICES: Record<string, { stage: string; label: string }> = {
   total: { stage: "full", label: "Facture" },
 };
 
-export const dealPath = (token: string) => `/deal/show/${token}`;
+const dealPath = (token: string) => `/deal/show/${token}`;
 export const quoteDownloadPath = (token: string) => `/api/customer/deal/download/quote/${token}`;
 
 /** The issued invoices of a deal: one per payment kind it received. */
@@ -281,7 +281,7 @@ export function CustomerPaymentsPage({ payments }: { payments: CustomerPaymentRo
 }
 
 /** A request is 'en cours' until its quote is paid in full, won or refused. */
-export const OPEN_STATUSES: DealStatus[] = [
+const OPEN_STATUSES: DealStatus[] = [
   "start",
   "new",
   "pending",

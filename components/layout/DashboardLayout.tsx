@@ -1,5 +1,5 @@
 // Dashboard shell: top bar (logo, menu toggle, user name, logout; 'Mode Administrateur' while an admin
-// impersonates someone) and the 255 px side menu of the user's role. No JavaScript: on a phone the
+// impersonates someone; both are form buttons that POST: no GET changes a session) and the 255 px side menu of the user's role. No JavaScript: on a phone the
 // menu is a native popover (opened by the toggle, closed by its close button, a tap outside or
 // Escape); on a desktop it sits beside the page and the toggle (a checkbox label) folds it away.
 import type { ComponentChildren } from "preact";
@@ -7,6 +7,7 @@ import type { SessionUser } from "../../lib/actor.ts";
 import { menuFor } from "../../lib/dashboard/menu.ts";
 import { SITE_NAME } from "../../lib/site/brand.ts";
 import { Icon } from "../ui/Icon.tsx";
+import { LogoutButton } from "./LogoutButton.tsx";
 import { renderToString } from "preact-render-to-string";
 
 export function displayName(user: SessionUser): string {
@@ -97,13 +98,19 @@ export function DashboardLayout(
             data-testid="admin-mode"
           >
             Mode Administrateur
-            <a href="/admin/switch-back" class="underline">Revenir à mon compte</a>
+            <form method="post" action="/admin/switch-back" class="contents">
+              <button type="submit" class="cursor-pointer font-semibold underline">
+                Revenir à mon compte
+              </button>
+            </form>
           </span>
         )}
         <span class="ml-auto hidden text-sm sm:inline" data-testid="user-name">{displayName(user)}</span>
-        <a href="/logout" class="flex items-center gap-1 rounded px-2 py-1 text-sm hover:bg-white/10">
-          <Icon name="logout" class="h-4 w-4" /> Déconnexion
-        </a>
+        <LogoutButton class="flex cursor-pointer items-center gap-1 rounded px-2 py-1 text-sm hover:bg-white/10 max-sm:ml-auto">
+          <Icon name="logout" class="h-4 w-4" />
+          {/* On a phone, beside the impersonation bar, the icon alone: the button keeps its name. */}
+          <span class={impersonating ? "max-sm:sr-only" : ""}>Déconnexion</span>
+        </LogoutButton>
       </header>
       <div class="drawer-layout flex">
         <nav

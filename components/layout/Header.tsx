@@ -3,6 +3,7 @@
 import type { MenuItem, SiteChrome } from "../../lib/site/chrome.ts";
 import type { SessionUser } from "../../lib/actor.ts";
 import { SITE_NAME } from "../../lib/site/brand.ts";
+import { LogoutButton } from "./LogoutButton.tsx";
 
 export function MenuLink({ item, class: className }: { item: MenuItem; class?: string }) {
   return (
@@ -26,7 +27,9 @@ function AccountLinks({ user }: { user: SessionUser | null }) {
         >
           Mon espace
         </a>
-        <a href="/logout" class="text-sm text-slate-600 hover:text-brand-600">Déconnexion</a>
+        <LogoutButton class="cursor-pointer text-left text-sm text-slate-600 hover:text-brand-600">
+          Déconnexion
+        </LogoutButton>
       </>
     )
     : (

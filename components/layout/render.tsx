@@ -14,7 +14,7 @@ import { SITE_NAME } from "../../lib/site/brand.ts";
 import { type Ctx, currentUser } from "../../lib/http/context.ts";
 import { takeFlashes } from "../../lib/http/cookies.ts";
 
-export function renderDocument(c: Ctx, title: string, body: VNode, status = 200): Response {
+function renderDocument(c: Ctx, title: string, body: VNode, status = 200): Response {
   const manifest = getManifest(c.var.deps.config.watchAssets);
   const used = new Set<string>();
   const bodyHtml = renderToString(<IslandCollector.Provider value={used}>{body}</IslandCollector.Provider>);

@@ -9,7 +9,7 @@ import {
   Label,
   TextField,
 } from "../form/Field.tsx";
-import { APPLICATION_INVALID, MAX_MESSAGE_LENGTH } from "../../lib/partners/rules.ts";
+import { APPLICATION_INVALID, APPLICATION_SENT, MAX_MESSAGE_LENGTH } from "../../lib/partners/rules.ts";
 
 const FORM = "apply";
 
@@ -41,9 +41,7 @@ export function ApplicationPage({ values = {}, errors = {}, sent = false }: {
       {sent
         ? (
           <div class="mt-8">
-            <FormNotice type="success" testId="application-sent">
-              Merci ! Votre candidature a bien été envoyée. Notre équipe vous répondra rapidement.
-            </FormNotice>
+            <FormNotice type="success" testId="application-sent">{APPLICATION_SENT}</FormNotice>
           </div>
         )
         : (

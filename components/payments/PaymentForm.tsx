@@ -6,7 +6,7 @@
 // §8). Every error shows in the dialog's alert and emits a `paymentError` event.
 import { useEffect, useRef, useState } from "react";
 import type { ComponentType } from "preact";
-import { formatEuros } from "../../lib/deals/money.ts";
+import { formatEuros } from "../../lib/money.ts";
 import { PAYMENT_MESSAGES, type PaymentType } from "../../lib/payments/rules.ts";
 import {
   confirmSimulatedCard,

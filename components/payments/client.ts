@@ -27,7 +27,7 @@ export interface Confirmation {
 export class PaymentFailure extends Error {}
 
 /** The server's `error` field, else its `message`, else `fallback` (spec 000 §8). */
-export function serverMessage(error: unknown, fallback: string): string {
+function serverMessage(error: unknown, fallback: string): string {
   if (error instanceof ApiError) return error.body.error || error.body.message || fallback;
   return fallback;
 }
@@ -94,7 +94,7 @@ export function statusText(status: string): string {
 }
 
 /** The notice shown after the page reloads (the deal is read again from the server). */
-export const NOTICE_KEY = "deal-payment-notice";
+const NOTICE_KEY = "deal-payment-notice";
 
 export function keepNoticeForReload(text: string, type: "success" | "info" = "success"): void {
   try {

@@ -1,7 +1,7 @@
 // Stored rich text shown as formatted output (server-rendered and in islands). The HTML was sanitised
-// by the server when it was saved (lib/richtext/sanitize.ts); template values filled in afterwards are
-// escaped (lib/deals/template.ts). The editor's content uses the same classes, so what is typed reads
-// the same once shown.
+// by the server when it was saved and again when it was read (lib/richtext/sanitize.ts); template
+// values filled in afterwards are escaped (lib/deals/template.ts). The editor's content uses the same
+// classes, so what is typed reads the same once shown.
 
 /** Typography of rich text, element by element (Tailwind's reset removes the browser's defaults). */
 export const RICH_TEXT_CLASS = [
@@ -17,9 +17,20 @@ export const RICH_TEXT_CLASS = [
   "[&_th]:border-slate-300 [&_th]:p-1 [&_strong]:font-bold [&_b]:font-bold",
 ].join(" ");
 
+/** The box rich text is painted in: nothing it holds is drawn outside it (paint containment clips
+ * any overflow and makes it its own stacking context), wide content scrolls inside it. A second wall
+ * behind the sanitiser, which already lets no positioning, offset or negative margin through. */
+export const RICH_TEXT_BOX = "[contain:paint] overflow-x-auto [&>:first-child]:mt-0 [&>:last-child]:mb-0";
+
 export function RichTextView({ html, empty, testId }: { html: string; empty?: string; testId?: string }) {
   if (!html.trim()) {
     return <p class="text-sm italic text-slate-500" data-testid={testId}>{empty ?? ""}</p>;
   }
-  return <div class={RICH_TEXT_CLASS} data-testid={testId} dangerouslySetInnerHTML={{ __html: html }} />;
+  return (
+    <div
+      class={`${RICH_TEXT_BOX} ${RICH_TEXT_CLASS}`}
+      data-testid={testId}
+      dangerouslySetInnerHTML={{ __html: html }}
+    />
+  );
 }

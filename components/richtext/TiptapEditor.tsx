@@ -169,7 +169,7 @@ export default function TiptapEditor(
         openOnClick: false,
         autolink: true,
         defaultProtocol: "https",
-        protocols: ["mailto", "tel"],
+        protocols: ["mailto"],
         isAllowedUri: (url) => SAFE_LINK.test(url),
         HTMLAttributes: { rel: "noopener noreferrer nofollow", target: "_blank" },
       },

@@ -1,10 +1,10 @@
-// Links the editor may make: only what the server's sanitiser keeps (https, mailto, tel), so that a
+// Links the editor may make: only what the server's sanitiser keeps (http, https, mailto), so that a
 // link is never silently lost on save. Pure: tested in tests/http/deal_richtext_test.ts.
-export const SAFE_LINK = /^(https:\/\/|mailto:|tel:)/i;
-export const LINK_REFUSED = "Seuls les liens https://, mailto: et tel: sont acceptés.";
+export const SAFE_LINK = /^(https?:\/\/|mailto:)/i;
+export const LINK_REFUSED = "Seuls les liens http://, https:// et mailto: sont acceptés.";
 
 /** "exemple.fr/page" → "https://exemple.fr/page"; "a@b.fr" → "mailto:a@b.fr"; "" → ""; null when
- * it is not an accepted link (http:, javascript:, data:…). */
+ * it is not an accepted link (tel:, javascript:, data:…). */
 export function normalizeLink(input: string): string | null {
   const text = input.trim();
   if (text === "") return "";

@@ -1,6 +1,6 @@
 // Use cases of the accounts capability, as the requesting user (RLS applies): read and change one's
 // own profile, request or cancel the deletion of one's account; the admin list of users.
-import { type Actor, statementAs, transactionAs, type UserActor } from "../actor.ts";
+import { type Actor, requireRole, requireSignedIn, statementAs, transactionAs } from "../actor.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { parseInput } from "../validation.ts";
@@ -21,17 +21,12 @@ import {
 import { PROFILE_INVALID, profileSchema } from "./rules.ts";
 import { normalizePhone } from "./phone.ts";
 
-export const PASSWORD_LOCKED_WHILE_IMPERSONATING =
+const PASSWORD_LOCKED_WHILE_IMPERSONATING =
   "Le mot de passe d'un utilisateur ne peut pas être modifié en mode administrateur.";
-
-function requireUser(actor: Actor): UserActor {
-  if (actor.kind !== "user") throw new AppError("unauthenticated");
-  return actor;
-}
 
 /** One statement under the user's claims (a single round trip on PostgreSQL). */
 export async function getProfile(deps: Deps, actor: Actor): Promise<UserPayload> {
-  const user = requireUser(actor);
+  const user = requireSignedIn(actor);
   const rows = await statementAs<Omit<UserPayload, "isPreviousAdmin">>(deps.db, user, FIND_USER_SQL, [
     user.user.id,
   ]);
@@ -64,7 +59,7 @@ export async function updateProfile(
   actor: Actor,
   body: Record<string, unknown>,
 ): Promise<UserPayload> {
-  const user = requireUser(actor);
+  const user = requireSignedIn(actor);
   const password = typeof body.password === "string" ? body.password : "";
   if (password && user.impersonatorId) throw new AppError("forbidden", PASSWORD_LOCKED_WHILE_IMPERSONATING);
   // Hashed before the transaction (argon2 must not hold a connection); unused if the form is invalid.
@@ -105,7 +100,7 @@ export async function updateProfile(
 }
 
 export async function requestAccountDeletion(deps: Deps, actor: Actor): Promise<UserPayload> {
-  const user = requireUser(actor);
+  const user = requireSignedIn(actor);
   const result = await transactionAs(deps.db, user, async (tx) => {
     await requestDeletion(tx, user.user.id);
     return await findUser(tx, user.user.id, user.impersonatorId !== null);
@@ -116,7 +111,7 @@ export async function requestAccountDeletion(deps: Deps, actor: Actor): Promise<
 }
 
 export async function cancelAccountDeletion(deps: Deps, actor: Actor): Promise<UserPayload> {
-  const user = requireUser(actor);
+  const user = requireSignedIn(actor);
   const result = await transactionAs(deps.db, user, async (tx) => {
     await cancelDeletion(tx, user.user.id);
     return await findUser(tx, user.user.id, user.impersonatorId !== null);
@@ -127,7 +122,6 @@ export async function cancelAccountDeletion(deps: Deps, actor: Actor): Promise<U
 
 /** Admin list of accounts; RLS shows others' accounts to admins only, and the role is checked here. */
 export async function listAccounts(deps: Deps, actor: Actor, search: string): Promise<UserListItem[]> {
-  const user = requireUser(actor);
-  if (user.user.type !== "Admin" || user.impersonatorId) throw new AppError("forbidden");
+  const user = requireRole(actor, "Admin", { notImpersonating: true });
   return await transactionAs(deps.db, user, (tx) => listUsers(tx, search.slice(0, 100)));
 }

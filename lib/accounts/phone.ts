@@ -3,7 +3,7 @@
 // existence check. libphonenumber's small metadata also refuses numbers no country has.
 import { parsePhoneNumberFromString } from "libphonenumber-js/min";
 
-export const DEFAULT_COUNTRY = "FR";
+const DEFAULT_COUNTRY = "FR";
 
 /** "+33600000005", or null when the input is not a valid phone number. */
 export function normalizePhone(value: string): string | null {

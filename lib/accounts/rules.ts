@@ -16,8 +16,8 @@ export const REQUIRED = "Ce champ est requis";
 export const REGISTRATION_INVALID = "Veuillez renseigner tous les champs obligatoires";
 export const PROFILE_INVALID = "Veuillez renseigner toutes les informations obligatoires";
 export const PROFILE_SAVED = "Les données ont été sauvegardées.";
-export const MAX_ADDITIONAL_EMAILS = 5;
-export const ADULT_AGE = 18;
+const MAX_ADDITIONAL_EMAILS = 5;
+const ADULT_AGE = 18;
 /** A deletion request becomes final after this many days; logging in cancels it. */
 export const DELETION_GRACE_DAYS = 14;
 
@@ -29,27 +29,27 @@ export const VAT_KEY_MESSAGE =
   "Ce numéro de TVA n'existe pas : sa clé (les 2 caractères après FR) ne correspond pas au SIREN qui le suit.";
 export const VAT_SIREN_MESSAGE =
   "Le numéro de TVA doit contenir votre SIREN : FR, la clé, puis les 9 chiffres du SIREN.";
-export const ADULT_MESSAGE = "Vous devez avoir plus de 18 ans";
+const ADULT_MESSAGE = "Vous devez avoir plus de 18 ans";
 export const EMAIL_TAKEN = "Cet email existe déjà chez nous.";
 export const PHONE_TAKEN = "Ce téléphone existe déjà chez nous.";
 export const PHONE_INVALID = "Le téléphone doit être valide.";
 export const EMAIL_INVALID = "L'email doit être valide.";
 export const BAD_CREDENTIALS = "Email ou mot de passe incorrect";
-export const CONFIRMATION_REQUIRED = "Votre confirmation de mot de passe est requise.";
-export const PASSWORDS_DIFFER = "Les mots de passe doivent être identiques.";
-export const BIRTHDATE_INVALID = "La date de naissance est invalide.";
-export const PROFILE_PASSWORD_MIN = 12;
-export const PROFILE_PASSWORD_MESSAGE = "Le mot de passe doit contenir au moins 12 caractères.";
-export const ADDITIONAL_EMAILS_LIMIT_MESSAGE = "Vous avez atteint le maximum de 5 emails supplémentaires.";
-export const ADDITIONAL_EMAIL_INVALID = "Le mail doit être valide.";
-export const ADDITIONAL_EMAIL_DUPLICATE = "Cet email est déjà dans la liste.";
-export const CONSENT_MESSAGES = {
+const CONFIRMATION_REQUIRED = "Votre confirmation de mot de passe est requise.";
+const PASSWORDS_DIFFER = "Les mots de passe doivent être identiques.";
+const BIRTHDATE_INVALID = "La date de naissance est invalide.";
+const PROFILE_PASSWORD_MIN = 12;
+const PROFILE_PASSWORD_MESSAGE = "Le mot de passe doit contenir au moins 12 caractères.";
+const ADDITIONAL_EMAILS_LIMIT_MESSAGE = "Vous avez atteint le maximum de 5 emails supplémentaires.";
+const ADDITIONAL_EMAIL_INVALID = "Le mail doit être valide.";
+const ADDITIONAL_EMAIL_DUPLICATE = "Cet email est déjà dans la liste.";
+const CONSENT_MESSAGES = {
   terms: "Vous devez accepter les conditions générales",
   privacy: "Vous devez accepter la politique de confidentialité",
   age: "Vous devez avoir plus de 18 ans",
   optin: "Vous devez accepter d'être contacté dans le cadre de l'organisation de votre événement",
 } as const;
-export const PROFILE_REQUIRED = {
+const PROFILE_REQUIRED = {
   firstname: "Votre prénom est requis.",
   lastname: "Votre nom est requis.",
   address1: "Votre adresse est requise.",
@@ -183,7 +183,7 @@ function textErrors(
 
 /** Spec 000 §5: the confirmation is required, follows the password rule, and equals the password.
  * (An API client that sends no confirmation at all is not asked for one.) */
-export function registrationConfirmationError(
+function registrationConfirmationError(
   password: string,
   confirmation: string | undefined,
 ): string | null {
@@ -195,7 +195,7 @@ export function registrationConfirmationError(
 }
 
 /** Spec 001 §5: the profile password is optional; when given, 12 characters and confirmed. */
-export function profilePasswordErrors(password: string, confirmation: string): Errors {
+function profilePasswordErrors(password: string, confirmation: string): Errors {
   const errors: Errors = {};
   if (password === "") return errors;
   if (confirmation === "") errors.passwordConfirmation = CONFIRMATION_REQUIRED;
@@ -386,8 +386,6 @@ export function profileSchema(type: UserType, today: string) {
       vatExemption: type === "Company" ? data.vatExemption : false,
     }));
 }
-
-export type ProfileUpdate = z.output<ReturnType<typeof profileSchema>>;
 
 /** Password reset: the registration rule, and both entries identical. */
 export function passwordResetSchema() {

@@ -8,6 +8,7 @@ import {
   statementAs,
   systemActor,
   transactionAs,
+  type UserActor,
   userActor,
 } from "../actor.ts";
 import type { Deps } from "../deps.ts";
@@ -234,11 +235,16 @@ export async function impersonate(deps: Deps, actor: Actor, targetId: string): P
   return token;
 }
 
-export async function switchBack(deps: Deps, actor: Actor): Promise<string> {
-  const adminId = actor.kind === "user" ? actor.impersonatorId : null;
-  if (actor.kind !== "user" || !adminId) {
+/** The admin behind an impersonation, or a refusal when `actor` is not impersonating anyone. */
+export function impersonatingAdmin(actor: Actor): { actor: UserActor; adminId: string } {
+  if (actor.kind !== "user" || !actor.impersonatorId) {
     throw new AppError("bad_request", "Vous n'êtes pas en mode administrateur.");
   }
+  return { actor, adminId: actor.impersonatorId };
+}
+
+export async function switchBack(deps: Deps, caller: Actor): Promise<string> {
+  const { actor, adminId } = impersonatingAdmin(caller);
   const token = await transactionAs(deps.db, AUTH, async (tx) => {
     await deleteSession(tx, actor.sessionHash);
     return await createSession(tx, adminId);

@@ -1,4 +1,5 @@
-// Pure session, throttling and redirect rules of the auth capability.
+// Pure session, throttling and redirect rules of the auth capability. The session limits are enforced
+// by the SQL that resolves a cookie (lib/auth/store.ts RESOLVE_SESSION_SQL, tested in store_test.ts).
 
 export const SESSION_IDLE_MS = 24 * 60 * 60 * 1000; // 24 h without a request ends the session
 export const SESSION_ABSOLUTE_MS = 7 * 24 * 60 * 60 * 1000; // and no session lives beyond 7 days
@@ -17,8 +18,8 @@ export interface Limit {
 // the accounts, is refused; and all login attempts together are capped, so that a flood of password
 // checks (argon2, tens of ms of CPU each) cannot starve the server from many addresses at once.
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
-export const MAX_FAILED_LOGINS_PER_ACCOUNT_AND_CLIENT = 10;
-export const MAX_FAILED_LOGINS_PER_CLIENT = 20;
+const MAX_FAILED_LOGINS_PER_ACCOUNT_AND_CLIENT = 10;
+const MAX_FAILED_LOGINS_PER_CLIENT = 20;
 export const LOGIN_ATTEMPTS_OVERALL: Limit = { max: 600, windowSeconds: 60 };
 
 export const TOO_MANY_LOGINS_MESSAGE =
@@ -37,15 +38,6 @@ export const TOO_MANY_RESETS_MESSAGE =
 // they stay usable while typing but not for enumeration.
 export const EXISTENCE_CHECKS_PER_CLIENT: Limit = { max: 100, windowSeconds: 600 };
 export const TOO_MANY_REQUESTS_MESSAGE = "Trop de requêtes. Veuillez réessayer dans quelques minutes.";
-
-export function isSessionAlive(session: { createdAt: Date; lastSeenAt: Date }, now: Date): boolean {
-  return now.getTime() - session.createdAt.getTime() < SESSION_ABSOLUTE_MS &&
-    now.getTime() - session.lastSeenAt.getTime() < SESSION_IDLE_MS;
-}
-
-export function needsTouch(lastSeenAt: Date, now: Date): boolean {
-  return now.getTime() - lastSeenAt.getTime() >= SESSION_TOUCH_MS;
-}
 
 /** Whether the next login attempt is refused before the password is even checked. */
 export function isLoginLocked(failures: { accountFromClient: number; client: number }): boolean {

@@ -5,7 +5,7 @@
 // Who issues what (written out in ARCHITECTURE.md): customer documents are issued by the platform in
 // the name and on behalf of the partner (billing mandate) — the partner is the seller, with its own
 // numbering; commission documents are issued by the platform to the partner.
-import { percentOf, percentToBasisPoints } from "../deals/money.ts";
+import { percentOf, percentToBasisPoints } from "../money.ts";
 
 export interface Party {
   name: string;

@@ -6,7 +6,7 @@
 // partner. Proformas follow the rule of the customer's quote page (spec 000 §4 'Deal payment stage'):
 // only while nothing is paid, when the admin setting showProformaInvoice is on and the deal is not
 // refused — the deposit and balance proformas when the quote offers a deposit, the full one otherwise.
-// Who may open each link is decided by the download routes (lib/billing/actions.ts), not here.
+// Who may open each link is decided by the download use case (lib/billing/use_cases/download.ts), not here.
 import { TITLES } from "./document.ts";
 import { type DealStatus, REFUSED_STATUSES } from "../deals/rules.ts";
 
@@ -39,11 +39,11 @@ export const QUOTE_DOWNLOAD_LABEL = "Télécharger le devis";
 /** An issued invoice or credit note by its id (GET /quote/invoice/{id}). */
 export const issuedDocumentPath = (invoiceId: string) => `/quote/invoice/${invoiceId}`;
 
-export const customerInvoicePath = (token: string, stage: DocumentStage) =>
+const customerInvoicePath = (token: string, stage: DocumentStage) =>
   `/api/customer/deal/download/invoice/${token}/${stage}`;
-export const customerProformaPath = (token: string, stage: DocumentStage) =>
+const customerProformaPath = (token: string, stage: DocumentStage) =>
   `/api/customer/deal/download/proforma/${token}/${stage}`;
-export const commissionInvoicePath = (token: string, stage: DocumentStage) =>
+const commissionInvoicePath = (token: string, stage: DocumentStage) =>
   `/api/company/deal/download/invoice/${token}/${stage}`;
 
 /** The invoices (and proformas) a deal has for its partner and the admins, customer documents first. */

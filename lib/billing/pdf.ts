@@ -13,7 +13,7 @@ import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { formatEuros } from "../deals/money.ts";
+import { formatEuros } from "../money.ts";
 import type { BillingDocument, DocumentKind, Party } from "./document.ts";
 
 const require = createRequire(import.meta.url);

@@ -11,7 +11,7 @@ import { migrate } from "../db/migrate.ts";
 import { openPglite } from "../db/pglite.ts";
 import { createBackground, type Deps } from "../deps.ts";
 import { createLogger } from "../log/logger.ts";
-import { acceptDeal } from "../deals/actions.ts";
+import { acceptDeal } from "../deals/use_cases/accept_deal.ts";
 import { outboxQueues } from "../jobs/queues.ts";
 import {
   createHubSpot,

@@ -1,6 +1,6 @@
 // French emails of the deals capability, written to the outbox in the transaction of the action.
 import type { OutgoingEmail } from "../mail/outbox.ts";
-import { formatEuros } from "./money.ts";
+import { formatEuros } from "../money.ts";
 
 const escapeHtml = (value: string) =>
   value.replace(

@@ -16,19 +16,14 @@ const TIME = new Intl.DateTimeFormat("fr-FR", {
   timeZone: "Europe/Paris",
 });
 
-/** 1234.5 (euros, as the API gives them) → "1 234,50 €". */
 /** A number the French way (1 234,5). */
 export function numberFr(n: number): string {
   return NUMBER.format(n);
 }
 
+/** 1234.5 (euros, as the API gives them) → "1 234,50 €". */
 export function euros(amount: number | null | undefined): string {
   return amount == null ? "—" : EUROS.format(amount);
-}
-
-/** Unix seconds → "21/11/2026". */
-export function dateFr(unix: number | null | undefined): string {
-  return unix == null ? "—" : DATE.format(new Date(unix * 1000));
 }
 
 /** "2027-06-12" → "12/06/2027"; empty → "Date à confirmer". */

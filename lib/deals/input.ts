@@ -2,7 +2,7 @@
 // ("Quote validity, participants and line values are coerced to numbers"), bounded, and answered with
 // a French message when wrong. Server only (islands use rules.ts).
 import { z } from "zod";
-import { eurosToCents } from "./money.ts";
+import { eurosToCents } from "../money.ts";
 import {
   ADMIN_SETTING_KEYS,
   COCKTAIL_LIST_TYPES,
@@ -67,7 +67,7 @@ const euros = (max: number) =>
 export const richText = text(MAX_RICH_TEXT).pipe(z.string().max(MAX_RICH_TEXT, RICH_TEXT_TOO_LONG));
 
 /** Deal properties (spec 001 §3) a form may change; anything else is ignored. */
-export const propertiesSchema = z.object({
+const propertiesSchema = z.object({
   adresse_precise: text(500),
   ville: text(120),
   nombre_de_participants: integer(0, 100000),
@@ -95,14 +95,12 @@ export const propertiesSchema = z.object({
   envoi_devis: text(20),
 }).partial();
 
-export type PropertiesInput = z.output<typeof propertiesSchema>;
-
-export const lineSchema = z.object({
+const lineSchema = z.object({
   label: text(255).pipe(z.string().min(1, "Chaque ligne a besoin d'un libellé.")),
   qty: integer(0, 100000).pipe(z.number({ error: NUMBER_MESSAGE })),
   unitCost: euros(1_000_000),
 });
-export const linesSchema = z.array(lineSchema, { error: "Les lignes du devis sont invalides." }).max(
+const linesSchema = z.array(lineSchema, { error: "Les lignes du devis sont invalides." }).max(
   50,
   "50 lignes au plus.",
 );
@@ -113,7 +111,7 @@ const customCocktail = z.object({
   description: text(1000).pipe(z.string().min(1, "Le nom et la description du cocktail sont obligatoires.")),
 });
 
-export const settingsSchema = z.object({
+const settingsSchema = z.object({
   hasDeposit: z.boolean({ error: "Valeur invalide." }),
   depositPercentage: integer(1, 100),
   cocktailListType: z.enum(COCKTAIL_LIST_TYPES, { error: "Type de liste non proposé." }).nullable(),
@@ -121,11 +119,11 @@ export const settingsSchema = z.object({
   nbCocktailsAuthorized: integer(1, 50).pipe(z.number({ error: NUMBER_MESSAGE })),
 }).partial();
 
-export const adminSettingsSchema = z.object(
+const adminSettingsSchema = z.object(
   Object.fromEntries(ADMIN_SETTING_KEYS.map((key) => [key, z.boolean({ error: "Valeur invalide." })])),
 ).partial();
 
-export const parametersSchema = z.object({
+const parametersSchema = z.object({
   vat: z.number({ error: NUMBER_MESSAGE }).refine(
     (v) => [0, 5.5, 10, 20].includes(v),
     "Taux de TVA non proposé.",

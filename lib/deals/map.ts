@@ -2,8 +2,8 @@
 // the iframe is always written by the server from it, never from HTML someone typed. The CSP allows
 // frames from that one address (lib/http/security.ts).
 
-export const MAP_EMBED_ORIGIN = "https://www.google.com";
-export const MAP_EMBED_PATH = "/maps/embed";
+const MAP_EMBED_ORIGIN = "https://www.google.com";
+const MAP_EMBED_PATH = "/maps/embed";
 export const MAP_INVALID =
   'Collez le code d\'intégration Google Maps (Partager → Intégrer une carte) : <iframe src="https://www.google.com/maps/embed?pb=…">.';
 export const MAP_SAVED = "Code Google Map sauvegardé avec succès !";

@@ -2,7 +2,8 @@
 // and only what the caller's role may see. A partner receives the customer's email, phone, company,
 // address and the precise service address only when the matching flag is on: the database already
 // masked them (partner_deal_contact), and this shape never adds them back.
-import type { CompanyCard, ContactRow, DealListItem, DealRow, PhotoRow } from "./store.ts";
+import type { CompanyCard, ContactRow, DealListItem, DealRow } from "./store.ts";
+import type { PhotoRow } from "./photo_store.ts";
 import {
   ADMIN_SETTING_KEYS,
   type AdminSettings,
@@ -14,9 +15,9 @@ import {
   refusalBanner,
   STATUS_LABELS,
 } from "./rules.ts";
-import { centsToEuros } from "./money.ts";
-import { withVat } from "./pricing.ts";
+import { centsToEuros, withVat } from "../money.ts";
 import { mapIframe } from "./map.ts";
+import { cleanStoredRichText } from "../richtext/sanitize.ts";
 
 export type Viewer = "Admin" | "Company" | "Customer";
 
@@ -116,7 +117,7 @@ export function settingsOf(stored: Partial<DealSettings>): DealSettings {
   };
 }
 
-export function adminSettingsOf(stored: Partial<AdminSettings>): AdminSettings {
+function adminSettingsOf(stored: Partial<AdminSettings>): AdminSettings {
   const settings = { ...DEFAULT_ADMIN_SETTINGS };
   for (const key of ADMIN_SETTING_KEYS) settings[key] = stored[key] === true;
   return settings;
@@ -175,14 +176,16 @@ export function dealPayload(
     settings: settingsOf(deal.settings),
     choices: { cocktails: deal.choices.cocktails ?? [] },
     adminSettings: adminSettingsOf(deal.adminSettings),
-    adminDescription: deal.adminDescription,
-    description: deal.description,
+    // Rich text is sanitised again as it is read: what was stored under older rules is shown under
+    // today's (lib/richtext/sanitize.ts), on every page, island and API answer built from this shape.
+    adminDescription: cleanStoredRichText(deal.adminDescription),
+    description: cleanStoredRichText(deal.description),
     map: deal.mapUrl ? mapIframe(deal.mapUrl) : "",
     mapUrl: deal.mapUrl,
     photos: photoItems.map((p) => p.url),
     photoItems,
-    customField1: deal.customField1,
-    customField2: deal.customField2,
+    customField1: cleanStoredRichText(deal.customField1),
+    customField2: cleanStoredRichText(deal.customField2),
     parameters: { vat, commissionRate: deal.parameters.commissionRate ?? 0 },
     properties,
     calculations: {

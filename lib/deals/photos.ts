@@ -1,7 +1,7 @@
 // Pure rules of a deal's photo gallery (spec 001 §2.3, §7, §8): limits, the image types accepted
 // (recognised by their first bytes, never by the file's name or declared type), how a photo is named
 // in the API (its id, or its file name as the last segment of its URL), and the French messages.
-// No server code: the island imports it as well as the use cases (photo_actions.ts).
+// No server code: the island imports it as well as the use cases (use_cases/upload_photos.ts…).
 
 export const PHOTO_MAX_BYTES = 8 * 1024 * 1024;
 export const PHOTO_MAX_MB = 8;
@@ -9,9 +9,7 @@ export const PHOTOS_MAX_PER_DEAL = 20;
 /** The body limit of one upload request (its route sets it); the island sends bigger selections in
  * several requests of at most UPLOAD_BATCH_BYTES of files each. */
 export const UPLOAD_REQUEST_MAX_BYTES = 32 * 1024 * 1024;
-export const UPLOAD_BATCH_BYTES = 24 * 1024 * 1024;
-/** The multipart field of the upload (spec: photos[]); "photos" is accepted too. */
-export const UPLOAD_FIELD = "photos[]";
+const UPLOAD_BATCH_BYTES = 24 * 1024 * 1024;
 /** Gallery tiles (spec 001 §2.3: tile width 200). */
 export const PHOTO_TILE_WIDTH = 200;
 /** Stored images: the longest side is brought down to this; thumbnails are twice the tile size. */
@@ -83,7 +81,7 @@ export function sniffImageType(bytes: Uint8Array): PhotoType | null {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The file names the database accepts (deal_photos.file_name check). */
-export const PHOTO_FILE_NAME = /^[a-z0-9-]{8,80}\.(jpg|png|webp)$/;
+const PHOTO_FILE_NAME = /^[a-z0-9-]{8,80}\.(jpg|png|webp)$/;
 
 export type PhotoRef = { id: string } | { fileName: string };
 

@@ -2,7 +2,7 @@
 // validation (§5, with the spec's messages), and the pricing of a request into quote lines and totals
 // (§9, 000 §9). Grid amounts are euros as the API carries them; every computation is in integer cents.
 // The formulas are written out in ARCHITECTURE.md.
-import { centsToEuros, eurosToCents, percentOf, percentToBasisPoints } from "./money.ts";
+import { centsToEuros, eurosToCents, percentOf, percentToBasisPoints } from "../money.ts";
 import { durationLabel } from "./rules.ts";
 
 export type RecipeType = "signature" | "classic" | "mocktail";
@@ -110,14 +110,14 @@ export const GRID_SAVED = "Grille tarifaire sauvegardée avec succès.";
 export const TIER_NOT_ABOVE = 'La valeur "Entre" doit être supérieure à la tranche précédente.';
 export const TIER_GAP =
   'Il ne doit pas y avoir de trou entre les tranches (le "Entre" doit être égal à la tranche précédente + 1).';
-export const GRID_SHAPE_ERROR = "La grille tarifaire est incomplète.";
+const GRID_SHAPE_ERROR = "La grille tarifaire est incomplète.";
 
 export function tierError(kind: "cocktails" | "staff" | "durée" | null, n: number): string {
   const name = kind ? `tranche de ${kind} ${n}` : `tranche ${n}`;
   return `Erreur dans la ${name}: Vérifiez que toutes les valeurs sont renseignées et que les tranches sont cohérentes.`;
 }
 
-export function settingError(label: string): string {
+function settingError(label: string): string {
   return `Veuillez renseigner une valeur positive ou nulle pour « ${label} ».`;
 }
 
@@ -310,7 +310,7 @@ function fee(config: PricingConfig, id: FlatFee["id"]): number {
 }
 
 /** The tier `value` falls in; below the first, the first; beyond the last, the last. */
-export function tierFor<T>(tiers: T[], value: number, bounds: (t: T) => { from: number; to: number }): T {
+function tierFor<T>(tiers: T[], value: number, bounds: (t: T) => { from: number; to: number }): T {
   const found = tiers.find((t) => value >= bounds(t).from && value <= bounds(t).to);
   if (found) return found;
   return value < bounds(tiers[0]).from ? tiers[0] : tiers[tiers.length - 1];
@@ -407,9 +407,4 @@ export function computeTotals(
       ? Math.round(totalInvoiceByPartner / context.nbCocktails)
       : 0,
   };
-}
-
-/** A line's amount with VAT (spec: amounts with VAT multiply by (1 + vat)). */
-export function withVat(cents: number, vatPercent: number): number {
-  return cents + percentOf(cents, percentToBasisPoints(vatPercent));
 }

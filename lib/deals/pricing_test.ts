@@ -11,7 +11,6 @@ import {
   tierError,
   validateCommissionTiers,
   validatePricing,
-  withVat,
 } from "./pricing.ts";
 
 const grid = (changes: Partial<PricingConfig> = {}): PricingConfig => ({
@@ -141,7 +140,6 @@ Deno.test("totals: half the management fee billed, VAT 20 % or none, key indicat
     nbCocktails: 1,
   });
   assertEquals([half.managementFee, half.projectManagement], [1500, 750]);
-  assertEquals(withVat(1005, 20), 1206);
 });
 
 Deno.test("commission tiers at their boundaries", () => {

@@ -54,11 +54,34 @@ export function statusOptions(): { value: DealStatus; label: string; color: stri
   return DEAL_STATUSES.map((value) => ({ value, label: STATUS_LABELS[value], color: STATUS_COLORS[value] }));
 }
 
-export function isDealStatus(value: unknown): value is DealStatus {
+function isDealStatus(value: unknown): value is DealStatus {
   return typeof value === "string" && (DEAL_STATUSES as readonly string[]).includes(value);
 }
 
 export const REFUSED_STATUSES: DealStatus[] = ["refused", "refused_client", "refused_partner"];
+
+/** Statuses whose quote the customer's page shows: once a partner has sent it. */
+export const VISIBLE_STATUSES: DealStatus[] = [
+  "send",
+  "edited",
+  "accepted",
+  "pay_partial",
+  "pay_total",
+  "win",
+  "refused",
+  "refused_client",
+  "refused_partner",
+];
+
+/** A deal's public token, as links carry it: 32 to 128 hexadecimal characters. */
+export const DEAL_TOKEN = /^[a-f0-9]{32,128}$/;
+
+/** A partner's public slug: `<name in kebab case>-<first 8 hex digits of its id>`. */
+export function companySlug(name: string, id: string): string {
+  const base = name.toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
+  return `${base || "partenaire"}-${id.slice(0, 8)}`;
+}
 /** Accepted or paid: the customer can no longer refuse (spec 000 §4). */
 export const COMMITTED_STATUSES: DealStatus[] = ["accepted", "pay_partial", "pay_total", "win"];
 
@@ -87,7 +110,7 @@ interface Rule {
 const OPEN_FOR_EDIT: DealStatus[] = ["new", "pending", "send", "edited"];
 const PAYABLE: DealStatus[] = ["send", "edited", "accepted"];
 
-export const TRANSITIONS: Record<Exclude<DealAction, "refuse" | "set_status" | "edit">, Rule> = {
+const TRANSITIONS: Record<Exclude<DealAction, "refuse" | "set_status" | "edit">, Rule> = {
   // Admin: 'Envoyer le devis au partenaire' (a partner must be assigned: checked by the use case).
   send_to_partner: { roles: ["Admin"], from: ["start"], to: () => "new" },
   // Partner (own deal) or admin: 'Valider ma disponibilité et les cocktails' / '(Re)valider ma dispo'.
@@ -414,9 +437,9 @@ export const CUSTOMER_MESSAGES = {
 
 /** 30 in the settings form; 35 wherever a deal has no percentage (spec 000 §9, 001 §9). */
 export const DEPOSIT_PERCENTAGE_FORM_DEFAULT = 30;
-export const DEPOSIT_PERCENTAGE_FALLBACK = 35;
+const DEPOSIT_PERCENTAGE_FALLBACK = 35;
 export const DEFAULT_COCKTAILS_AUTHORIZED = 3;
-export const DEFAULT_LIST_TYPE: CocktailListType = "signature";
+const DEFAULT_LIST_TYPE: CocktailListType = "signature";
 
 export const DEFAULT_SETTINGS: DealSettings = {
   hasDeposit: false,
@@ -491,7 +514,7 @@ export interface CocktailValidation {
   selectedCocktails: string[];
 }
 
-export const COCKTAIL_VALIDATION_MESSAGES: Record<CocktailValidationType, string> = {
+const COCKTAIL_VALIDATION_MESSAGES: Record<CocktailValidationType, string> = {
   validation_success: "Votre liste de cocktails est prête : vous pouvez valider votre disponibilité.",
   incomplete_creation:
     "La création sur mesure est choisie mais aucun cocktail personnalisé n'est encore décrit pour ce devis.",

@@ -80,10 +80,72 @@ export async function findDealByToken(tx: Tx, token: string): Promise<DealRow | 
 
 /** Links `customerId` to the deal if it has no customer yet, without locking the row for every reader:
  * true when this call linked it. */
+/** The id of the deal of `token` as the caller may read it (RLS), or null. */
+export async function dealIdByToken(tx: Tx, token: string): Promise<number | null> {
+  const [row] = await tx<{ id: number }>`select id from public.deals where token = ${token}`;
+  return row?.id ?? null;
+}
+
+export interface ChoiceDeal {
+  id: number;
+  status: DealStatus;
+  companyId: string | null;
+  settings: Record<string, unknown>;
+}
+
+/** What choosing cocktails needs of the deal of `token` (RLS: the customer's own). */
+export async function findChoiceDeal(tx: Tx, token: string): Promise<ChoiceDeal | null> {
+  const [deal] = await tx<ChoiceDeal>`
+    select id, status, company_id as "companyId", settings from public.deals where token = ${token}`;
+  return deal ?? null;
+}
+
 export async function linkCustomerIfNone(tx: Tx, id: number, customerId: string): Promise<boolean> {
   const rows = await tx`update public.deals set customer_id = ${customerId}
                         where id = ${id} and customer_id is null returning id`;
   return rows.length === 1;
+}
+
+export interface NewDeal {
+  name: string;
+  properties: Record<string, unknown>;
+  settings: DealSettings;
+  lines: StoredLine[];
+  parameters: { vat: number; commissionRate: number };
+  calculations: { nbCocktails: number; officialStaffCount: number };
+  totals: QuoteTotals;
+  totalHt: number;
+  serviceDate: string | null;
+  guests: number;
+  eventType: string;
+  customerId: string | null;
+}
+
+/** A new deal in 'start'; its token is the database's. */
+export async function insertDeal(tx: Tx, deal: NewDeal): Promise<{ id: number; token: string }> {
+  const [row] = await tx<{ id: number; token: string }>`
+    insert into public.deals (name, status, properties, settings, lines, parameters, calculations, totals, total_ht,
+                              service_date, guests, event_type, customer_id)
+    values (${deal.name}, 'start', ${JSON.stringify(deal.properties)}::jsonb, ${
+    JSON.stringify(deal.settings)
+  }::jsonb,
+            ${JSON.stringify(deal.lines)}::jsonb, ${JSON.stringify(deal.parameters)}::jsonb,
+            ${JSON.stringify(deal.calculations)}::jsonb, ${
+    JSON.stringify(deal.totals)
+  }::jsonb, ${deal.totalHt},
+            ${deal.serviceDate}::date, ${deal.guests}, ${deal.eventType}, ${deal.customerId})
+    returning id, token`;
+  return row;
+}
+
+export async function insertContact(
+  tx: Tx,
+  dealId: number,
+  contact: { firstname: string; lastname: string; email: string; phone: string; serviceAddress: string },
+): Promise<void> {
+  await tx`insert into public.deal_contacts (deal_id, firstname, lastname, email, phone, service_address)
+           values (${dealId}, ${contact.firstname}, ${contact.lastname}, ${contact.email}, ${contact.phone},
+                   ${contact.serviceAddress})`;
 }
 
 export interface ContactRow {
@@ -149,15 +211,15 @@ export async function companyCard(tx: Tx, companyId: string | null): Promise<Com
   return row ?? null;
 }
 
-export interface PhotoRow {
-  id: string;
-  fileName: string;
-  position: number;
-}
-
-export function listPhotos(tx: Tx, dealId: number): Promise<PhotoRow[]> {
-  return tx<PhotoRow>`select id, file_name as "fileName", position from public.deal_photos
-                      where deal_id = ${dealId} order by position, created_at`;
+/** The partner as the customer's page names it (read by the system: a visitor cannot read users). */
+export async function publicCompany(
+  tx: Tx,
+  companyId: string,
+): Promise<{ name: string; city: string | null; vatExemption: boolean } | null> {
+  const [c] = await tx<{ name: string; city: string | null; vatExemption: boolean }>`
+    select coalesce(name, trim(firstname || ' ' || lastname)) as name, city, vat_exemption as "vatExemption"
+    from public.users where id = ${companyId}`;
+  return c ?? null;
 }
 
 export interface StatusChange {
@@ -186,6 +248,17 @@ export type NotificationKind = "new_deal_partner" | "quote_ready" | "quote_updat
 /** Queues an email about the deal; the worker finds its recipient (lib/deals/notifications.ts). */
 export async function queueNotification(tx: Tx, dealId: number, kind: NotificationKind): Promise<void> {
   await tx`insert into public.deal_notifications (deal_id, kind) values (${dealId}, ${kind})`;
+}
+
+/** Queues the CRM update of an accepted deal (delivered by lib/crm/queue.ts). */
+export async function queueCrmUpdate(
+  tx: Tx,
+  dealId: number,
+  event: string,
+  payload: Record<string, unknown>,
+): Promise<void> {
+  await tx`insert into public.crm_outbox (deal_id, event, payload)
+           values (${dealId}, ${event}, ${JSON.stringify(payload)}::jsonb)`;
 }
 
 /** Names the action for the status history the trigger writes in this transaction. */
@@ -262,7 +335,7 @@ export const SEARCH_ACCENTED = "àáâãäåçèéêëìíîïñòóôõöùúû
 export const SEARCH_PLAIN = "aaaaaaceeeeiiiinooooouuuuyy";
 
 /** The words of a search, lowercase and without accents (at most 8). */
-export function searchWords(search: string): string[] {
+function searchWords(search: string): string[] {
   return search.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().split(/\s+/).filter(Boolean)
     .slice(0, 8);
 }
@@ -274,6 +347,12 @@ export async function refreshSearchText(tx: Tx, id: number): Promise<void> {
       c.lastname, c.email, c.phone, p.name, p.email, p.firstname, p.lastname)), ${SEARCH_ACCENTED}, ${SEARCH_PLAIN})
     from public.deals d left join public.users p on p.id = d.company_id
     where d.id = c.deal_id and d.id = ${id}`;
+}
+
+/** Whether a card payment was begun for the deal (an intent exists, whatever its state). */
+export async function hasPaymentIntent(tx: Tx, dealId: number): Promise<boolean> {
+  const [intent] = await tx`select 1 from public.payment_intents where deal_id = ${dealId} limit 1`;
+  return !!intent;
 }
 
 export async function deleteDeal(tx: Tx, id: number): Promise<void> {
@@ -392,6 +471,33 @@ export async function listAllDeals(
   return { items: rows.map(({ total: _t, ...item }) => item), total };
 }
 
+/** The kinds of payment each deal the caller may read received (its invoices menu: one invoice per
+ * kind). */
+export function paidKindsByDeal(tx: Tx): Promise<{ dealId: number; kinds: string[] }[]> {
+  return tx<{ dealId: number; kinds: string[] }>`
+    select deal_id as "dealId", array_agg(distinct kind order by kind) as kinds
+    from public.deal_payments group by deal_id`;
+}
+
+export interface CustomerPaymentRow {
+  id: string;
+  token: string;
+  name: string;
+  amount: number;
+  kind: string;
+  paidAt: Date;
+  invoiceId: string | null;
+}
+
+/** The payments the caller may read (a customer: their own), newest first, with their invoice. */
+export function customerPaymentRows(tx: Tx): Promise<CustomerPaymentRow[]> {
+  return tx<CustomerPaymentRow>`
+    select p.id, d.token, d.name, p.amount, p.kind, p.paid_at as "paidAt",
+      (select i.id from public.invoices i where i.payment_id = p.id and i.series = 'FA' limit 1) as "invoiceId"
+    from public.deal_payments p join public.deals d on d.id = p.deal_id
+    order by p.paid_at desc`;
+}
+
 /** The deals RLS shows the caller, newest first: a partner's company's, or a customer's own. */
 export function listVisibleDeals(tx: Tx, limit = 500): Promise<DealListItem[]> {
   return tx.query<DealListItem>(
@@ -412,58 +518,7 @@ export function listVisibleDeals(tx: Tx, limit = 500): Promise<DealListItem[]> {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Settings (global, admins write) and per-user settings records (a partner's own, or an admin).
-
-export async function readSetting<T>(tx: Tx, key: string): Promise<{ value: T; type: string } | null> {
-  const [row] = await tx<
-    { value: T; type: string }
-  >`select value, type from public.settings where key = ${key}`;
-  return row ?? null;
-}
-
-export async function writeSetting(tx: Tx, key: string, value: unknown, type: string, userId: string | null) {
-  await tx`insert into public.settings (key, value, type, updated_by) values (${key}, ${
-    JSON.stringify(value)
-  }::jsonb, ${type}, ${userId})
-           on conflict (key) do update set value = excluded.value, type = excluded.type, updated_at = now(),
-             updated_by = excluded.updated_by`;
-}
-
-export async function readCompanySetting<T>(
-  tx: Tx,
-  userId: string,
-  name: string,
-): Promise<{ value: T; type: string } | null> {
-  const [row] = await tx<{ value: T; type: string }>`
-    select value, type from public.company_settings where user_id = ${userId} and name = ${name}`;
-  return row ?? null;
-}
-
-export async function writeCompanySetting(
-  tx: Tx,
-  userId: string,
-  name: string,
-  value: unknown,
-  type: string,
-) {
-  await tx`insert into public.company_settings (user_id, name, value, type)
-           values (${userId}, ${name}, ${JSON.stringify(value)}::jsonb, ${type})
-           on conflict (user_id, name) do update set value = excluded.value, type = excluded.type, updated_at = now()`;
-}
-
-export interface CompanyListItem {
-  id: string;
-  name: string;
-  email: string;
-  city: string | null;
-}
-
-/** Partner companies (admins: RLS shows other accounts to admins only). */
-export function listCompanies(tx: Tx): Promise<CompanyListItem[]> {
-  return tx<CompanyListItem>`
-    select id, coalesce(name, trim(firstname || ' ' || lastname)) as name, email, city
-    from public.users where type = 'Company' and anonymized_at is null order by name`;
-}
+// Accounts a deal refers to.
 
 export async function isCompany(tx: Tx, id: string): Promise<boolean> {
   return (await tx`select 1 from public.users where id = ${id} and type = 'Company' and anonymized_at is null`)

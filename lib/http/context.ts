@@ -41,7 +41,7 @@ export function wantsJson(c: Ctx): boolean {
   return accept.includes("application/json") && !accept.includes("text/html");
 }
 
-export const INVALID_BODY = "Le contenu de la requête est invalide.";
+const INVALID_BODY = "Le contenu de la requête est invalide.";
 
 // deno-lint-ignore no-control-regex
 const NUL = /\u0000/;

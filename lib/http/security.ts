@@ -1,14 +1,15 @@
 // Security middleware: headers with a strict CSP (island bundles are same-origin files, no inline
 // script), a CSRF check on every state-changing request, and a request size limit.
-import type { Context, MiddlewareHandler } from "hono";
+import type { MiddlewareHandler } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import { bodyLimit } from "hono/body-limit";
 import { AppError } from "../errors.ts";
 import type { AppEnv } from "./context.ts";
 
 /** The CSP: scripts, styles and fonts from this site only, no inline script. Style attributes are
- * allowed (the rich texts partners write carry them, sanitised property by property on save); frames
- * only Google Maps embeds (a deal's map); with Stripe configured, Stripe.js and its frames. */
+ * allowed (the rich texts partners write carry them, sanitised property by property on save and on
+ * read); frames only Google Maps embeds (a deal's map); with Stripe configured, Stripe.js and its
+ * frames. */
 export function securityHeaders(options: { secure: boolean; stripe: boolean }): MiddlewareHandler<AppEnv> {
   const stripeScripts = options.stripe ? ["https://js.stripe.com"] : [];
   const stripeFrames = options.stripe ? ["https://js.stripe.com", "https://hooks.stripe.com"] : [];
@@ -37,7 +38,10 @@ export function securityHeaders(options: { secure: boolean; stripe: boolean }): 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** Refuses state-changing requests sent by another site. Browsers send Sec-Fetch-Site and Origin on
- * such requests; a client that sends neither is not a browser and carries no victim's cookie. */
+ * such requests; a client that sends neither is not a browser and carries no victim's cookie. Every
+ * change of session goes through here too: logging out and switching back are POSTs (routes/auth.tsx,
+ * routes/impersonation.tsx), and no GET changes state, so an image, a link or a same-site request
+ * from another origin ends no session. */
 export function csrfProtection(appUrl: string): MiddlewareHandler<AppEnv> {
   const allowedOrigin = new URL(appUrl).origin;
   return async (c, next) => {
@@ -53,13 +57,6 @@ export function csrfProtection(appUrl: string): MiddlewareHandler<AppEnv> {
     }
     await next();
   };
-}
-
-/** The spec's /logout and /admin/switch-back are plain links (GET). They act only on navigations
- * from this site or typed by the user, never on a link or image from another site. */
-export function isForeignNavigation(c: Context<AppEnv>): boolean {
-  const site = c.req.header("sec-fetch-site");
-  return site === "cross-site" || site === "same-site";
 }
 
 export const MAX_BODY_BYTES = 1024 * 1024;

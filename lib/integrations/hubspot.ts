@@ -44,7 +44,7 @@ export interface HubSpotOptions {
 }
 
 /** HubSpot's burst limit for a private app: 190 requests per rolling 10 seconds, per portal. */
-export const HUBSPOT_LIMIT = { requests: 190, windowMs: 10_000 } as const;
+const HUBSPOT_LIMIT = { requests: 190, windowMs: 10_000 } as const;
 /** When a 429 carries no usable Retry-After: the rolling window (the daily limit: an hour). */
 const DEFAULT_RETRY_SECONDS = 10;
 const DAILY_RETRY_SECONDS = 3600;

@@ -5,8 +5,8 @@ import { smtpQueue } from "../mail/delivery.ts";
 import { dealNotificationsQueue } from "../deals/notifications.ts";
 import { crmQueue } from "../crm/queue.ts";
 import { hubspotFromConfig } from "../integrations/hubspot.ts";
-import { billingQueue } from "../billing/actions.ts";
-import { refundsQueue, simulatedSettlementQueue } from "../payments/actions.ts";
+import { billingQueue } from "../billing/queue.ts";
+import { refundsQueue, simulatedSettlementQueue } from "../payments/queues.ts";
 
 export function outboxQueues(config: Config): Queue[] {
   // Always: deal emails, invoices and credit notes for recorded payments, refunds to the provider,

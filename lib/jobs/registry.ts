@@ -3,7 +3,7 @@
 // scheduler, under a lease so that one instance runs it at a time). Schedules are cron expressions,
 // read by pg_cron and by the app alike; the finest is every minute.
 import type { Deps } from "../deps.ts";
-import { reconcilePayments } from "../payments/actions.ts";
+import { reconcilePayments } from "../payments/use_cases/reconcile.ts";
 
 export interface ScheduledJob {
   /** Unique name; pg_cron's jobname is `app:<name>`. */

@@ -7,7 +7,7 @@ import type { Limit } from "../auth/policy.ts";
 
 /** Counts one hit in `bucket` and tells whether it is still within `limit`. Refused hits count too,
  * so that a flood keeps being refused. */
-export async function hitLimit(db: Database, bucket: string, limit: Limit): Promise<boolean> {
+async function hitLimit(db: Database, bucket: string, limit: Limit): Promise<boolean> {
   const [row] = await statementAs<{ hits: number }>(
     db,
     systemActor("limits"),

@@ -1,6 +1,6 @@
 // Use cases of partner applications: a bartending company applies ('Devenir partenaire'); an admin
 // reads the applications and turns one into a partner account, or refuses it.
-import { type Actor, systemActor, transactionAs, type UserActor } from "../actor.ts";
+import { type Actor, requireRole, systemActor, transactionAs } from "../actor.ts";
 import type { Deps } from "../deps.ts";
 import type { Client } from "../auth/actions.ts";
 import { AppError } from "../errors.ts";
@@ -29,12 +29,6 @@ import {
 
 const APPLICATIONS_PER_CLIENT = { max: 5, windowSeconds: 3600 };
 
-function requireAdmin(actor: Actor): UserActor {
-  if (actor.kind !== "user") throw new AppError("unauthenticated");
-  if (actor.user.type !== "Admin" || actor.impersonatorId) throw new AppError("forbidden");
-  return actor;
-}
-
 export async function submitApplication(
   deps: Deps,
   actor: Actor,
@@ -48,13 +42,13 @@ export async function submitApplication(
 }
 
 export async function listPartnerApplications(deps: Deps, actor: Actor): Promise<ApplicationRow[]> {
-  const admin = requireAdmin(actor);
+  const admin = requireRole(actor, "Admin", { notImpersonating: true });
   return await transactionAs(deps.db, admin, (tx) => listApplications(tx));
 }
 
 /** Creates the partner account (type Company, no password yet) and emails it a link to choose one. */
 export async function acceptApplication(deps: Deps, actor: Actor, id: string): Promise<string> {
-  const admin = requireAdmin(actor);
+  const admin = requireRole(actor, "Admin", { notImpersonating: true });
   // Accounts and their credentials belong to the auth server: the system acts, after checking in the
   // database that the requester is still an admin.
   const { userId, email, link } = await transactionAs(deps.db, systemActor("auth"), async (tx) => {
@@ -98,7 +92,7 @@ export async function acceptApplication(deps: Deps, actor: Actor, id: string): P
 }
 
 export async function rejectApplication(deps: Deps, actor: Actor, id: string): Promise<void> {
-  const admin = requireAdmin(actor);
+  const admin = requireRole(actor, "Admin", { notImpersonating: true });
   await transactionAs(deps.db, admin, async (tx) => {
     const application = await lockApplication(tx, id);
     if (!application) throw new AppError("not_found", "Candidature introuvable.");

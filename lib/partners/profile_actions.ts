@@ -4,12 +4,12 @@
 import { systemActor, transactionAs } from "../actor.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { companySlug } from "../deals/customer_actions.ts";
-import { loadCatalogue } from "../deals/settings_actions.ts";
+import { companySlug } from "../deals/rules.ts";
+import { loadCatalogue } from "../deals/settings_store.ts";
 
 const PUBLIC_PAGE = systemActor("intake");
 
-export const PARTNER_NOT_FOUND = "Ce partenaire n'existe pas ou n'est plus référencé.";
+const PARTNER_NOT_FOUND = "Ce partenaire n'existe pas ou n'est plus référencé.";
 
 export interface PublicCocktail {
   name: string;

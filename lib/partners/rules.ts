@@ -19,7 +19,7 @@ export const APPLICATION_INVALID = "Veuillez renseigner tous les champs obligato
 export const APPLICATION_SENT =
   "Merci ! Votre candidature a bien été envoyée. Notre équipe vous répondra rapidement.";
 export const MAX_MESSAGE_LENGTH = 2000;
-export const MESSAGE_TOO_LONG = "Votre message est trop long (2000 caractères au maximum).";
+const MESSAGE_TOO_LONG = "Votre message est trop long (2000 caractères au maximum).";
 export const TOO_MANY_APPLICATIONS = "Trop de candidatures envoyées. Veuillez réessayer plus tard.";
 export const APPLICATION_ALREADY_DECIDED = "Cette candidature a déjà été traitée.";
 export const APPLICATION_EMAIL_TAKEN =

@@ -1,7 +1,7 @@
 // Pure rules of card payments (spec 000 §4 'Quote payment type', §5, §8, §9): which payment a deal
 // offers, the amount the server charges, and every French message of the payment dialog.
 import { type DealSettings, type DealStatus, depositOffered, depositPercentage } from "../deals/rules.ts";
-import { percentOf, percentToBasisPoints } from "../deals/money.ts";
+import { percentOf, percentToBasisPoints } from "../money.ts";
 
 /** What the customer asks to pay (POST /api/payment/intent paymentType). */
 export type PaymentType = "deposit" | "full" | "remaining";
@@ -110,7 +110,7 @@ export function quotePaymentType(deal: PayableDeal): QuotePaymentType {
 /** The idempotency key of an intent: one per (deal, payment kind, amount, customer), so that asking
  * twice gives the same PaymentIntent and a changed amount a new one. Everything sent with the intent
  * must follow from these (Stripe refuses a key reused with other parameters): see intentParameters. */
-export function intentIdempotencyKey(
+function intentIdempotencyKey(
   dealId: number,
   kind: PaymentKind,
   amount: number,
@@ -135,6 +135,9 @@ export function intentParameters(dealId: number, kind: PaymentKind, amount: numb
 
 // ---------------------------------------------------------------------------------------------------
 // The admin's view of a deal's payments and refunds ('État des paiements', the refund dialog).
+
+/** The line 'Gestion de projet' explains itself on the quote payment page and in its lines. */
+export const PROJECT_MANAGEMENT_DESCRIPTION = "Suivi de votre événement par notre équipe";
 
 export const REFUND_MESSAGES = {
   tooMuch: "Le remboursement dépasse le montant encore remboursable de ce paiement.",
@@ -192,7 +195,7 @@ export interface LedgerPayment {
   refunds: LedgerRefund[];
 }
 
-/** What can still be refunded of a payment: the server's rule (lib/payments/actions.ts requestRefund). */
+/** What can still be refunded of a payment: the server's rule (lib/payments/use_cases/refund.ts). */
 export function refundableOf(payment: Pick<LedgerPayment, "amount" | "refunded" | "pending">): number {
   return Math.max(0, payment.amount - payment.refunded - payment.pending);
 }

@@ -16,7 +16,7 @@ export const TEST_CARDS = {
   processing: "4000000000000119",
 } as const;
 
-export const SIMULATED_MESSAGES = {
+const SIMULATED_MESSAGES = {
   declined: "Votre carte a été refusée.",
   insufficientFunds: "Fonds insuffisants sur la carte.",
   invalidNumber: "Le numéro de carte est invalide.",
@@ -25,7 +25,7 @@ export const SIMULATED_MESSAGES = {
 } as const;
 
 /** Seconds a 'processing' payment waits before it succeeds. */
-export const PROCESSING_SECONDS = 5;
+const PROCESSING_SECONDS = 5;
 
 function luhn(number: string): boolean {
   let sum = 0;

@@ -1,6 +1,9 @@
-// SQL of payments read by the back office, taking the use case's transaction: RLS decides (admins read
-// every payment, refund and invoice; refunds are readable by admins only).
+// SQL of payments, taking the use case's transaction (or, for a single statement, lib/actor.ts
+// statementTx). As the user, RLS decides (admins read every payment, refund and invoice; refunds are
+// readable by admins only); as the system ("payments"), payments are recorded only through
+// record_payment() / record_card_payment(), after the use case's checks.
 import type { Tx } from "../db/database.ts";
+import type { DealStatus } from "../deals/rules.ts";
 import type { LedgerPayment, LedgerRefund, PaymentKind, PaymentMethod, RefundStatus } from "./rules.ts";
 
 const unix = (date: Date) => Math.floor(date.getTime() / 1000);
@@ -63,4 +66,183 @@ export async function paymentLedger(tx: Tx, dealId: number): Promise<LedgerPayme
       refunds: own,
     };
   });
+}
+
+/** Whether the caller may read deal `dealId` (RLS). */
+export async function dealExists(tx: Tx, dealId: number): Promise<boolean> {
+  const [deal] = await tx`select 1 from public.deals where id = ${dealId}`;
+  return !!deal;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Card payments.
+
+export interface DealForPayment {
+  id: number;
+  status: DealStatus;
+  name: string;
+  settings: Record<string, unknown>;
+  totals: { totalTTC?: number };
+  depositAmount: number | null;
+  totalAmountPaid: number | null;
+  depositPaidAt: Date | null;
+  paidAt: Date | null;
+  customerId: string | null;
+}
+
+/** The deal behind a token, as the caller sees it (RLS: a customer, only a deal linked to them). */
+export async function findDealForPayment(tx: Tx, token: string): Promise<DealForPayment | null> {
+  const [deal] = await tx<DealForPayment>`
+    select id, status, name, settings, totals, deposit_amount as "depositAmount",
+      total_amount_paid as "totalAmountPaid", deposit_paid_at as "depositPaidAt", paid_at as "paidAt",
+      customer_id as "customerId"
+    from public.deals where token = ${token}`;
+  return deal ?? null;
+}
+
+export interface IntentRow {
+  id: string;
+  provider: string;
+  dealId: number;
+  customerId: string;
+  kind: PaymentKind;
+  amount: number;
+  status: string;
+  idempotencyKey: string;
+}
+
+/** Records an intent the provider created (its status refreshed when the provider answered the same
+ * intent again). */
+export async function saveIntent(tx: Tx, intent: IntentRow): Promise<void> {
+  await tx.query(
+    `insert into public.payment_intents (id, provider, deal_id, customer_id, kind, amount, status, idempotency_key)
+     values ($1, $2, $3, $4, $5, $6, $7, $8)
+     on conflict (id) do update set status = excluded.status, updated_at = now()`,
+    [
+      intent.id,
+      intent.provider,
+      intent.dealId,
+      intent.customerId,
+      intent.kind,
+      intent.amount,
+      intent.status,
+      intent.idempotencyKey,
+    ],
+  );
+}
+
+/** The kind of a customer's own intent at `provider`, or null. */
+export async function ownIntentKind(
+  tx: Tx,
+  intentId: string,
+  customerId: string,
+  provider: string,
+): Promise<PaymentKind | null> {
+  const [own] = await tx.query<{ kind: PaymentKind }>(
+    "select kind from public.payment_intents where id = $1 and customer_id = $2 and provider = $3",
+    [intentId, customerId, provider],
+  );
+  return own?.kind ?? null;
+}
+
+/** Whether the intent is the customer's own (any provider). */
+export async function ownsIntent(tx: Tx, intentId: string, customerId: string): Promise<boolean> {
+  const [own] = await tx.query(
+    "select 1 from public.payment_intents where id = $1 and customer_id = $2",
+    [intentId, customerId],
+  );
+  return !!own;
+}
+
+/** record_card_payment(): the intent as the provider holds it, recorded once when it succeeded. */
+export async function recordCardPayment(
+  tx: Tx,
+  provider: string,
+  intent: { id: string; status: string; amount: number; currency: string },
+): Promise<{ recorded: boolean; deal_id: number; kind: PaymentKind } | null> {
+  const [row] = await tx.query<{ recorded: boolean; deal_id: number; kind: PaymentKind }>(
+    "select recorded, deal_id, kind from public.record_card_payment($1, $2, $3, $4, $5)",
+    [provider, intent.id, intent.status, intent.amount, intent.currency],
+  );
+  return row ?? null;
+}
+
+/** The provider's intents still open here, created since `since` (200 at most, oldest first). */
+export async function openIntentIds(tx: Tx, provider: string, since: Date): Promise<string[]> {
+  const open = await tx.query<{ id: string }>(
+    `select id from public.payment_intents where provider = $1 and status not in ('succeeded', 'canceled')
+       and created_at >= $2 order by created_at limit 200`,
+    [provider, since],
+  );
+  return open.map((o) => o.id);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Manual payments and refunds (admins; run as the system after the use case's checks).
+
+/** Whether `userId` is an active admin, checked in the database, not only from the session. */
+export async function isActiveAdminUser(tx: Tx, userId: string): Promise<boolean> {
+  const [admin] =
+    await tx`select 1 from public.users where id = ${userId} and type = 'Admin' and anonymized_at is null`;
+  return !!admin;
+}
+
+/** The deal locked for a manual payment: its status, the admin's lock, and what the quote still asks. */
+export async function lockDealForManualPayment(
+  tx: Tx,
+  dealId: number,
+): Promise<{ status: DealStatus; locked: boolean; due: number } | null> {
+  const [deal] = await tx<{ status: DealStatus; locked: boolean; due: number }>`
+    select status, coalesce((admin_settings ->> 'disableQuoteEdits')::boolean, false) as locked,
+      coalesce((totals ->> 'totalTTC')::bigint, 0)
+        - (select coalesce(sum(p.amount), 0) from public.deal_payments p where p.deal_id = d.id)::bigint as due
+    from public.deals d where d.id = ${dealId} for update`;
+  return deal ?? null;
+}
+
+/** record_payment() of a manual payment: recorded, the deal's amounts and status moved, in the
+ * caller's transaction. */
+export async function insertManualPayment(
+  tx: Tx,
+  payment: { dealId: number; kind: PaymentKind; amount: number; adminId: string },
+): Promise<void> {
+  await tx`select * from public.record_payment(${payment.dealId}, ${payment.kind}, ${payment.amount}, 'manual', null, null, ${payment.adminId})`;
+}
+
+export interface RefundablePayment {
+  id: string;
+  amount: number;
+  method: string;
+  /** Refunded so far plus the refunds still pending. */
+  refunded: number;
+}
+
+/** The deal's payment, locked, with what is already refunded or on its way. */
+export async function lockPaymentForRefund(
+  tx: Tx,
+  paymentId: string,
+  dealId: number,
+): Promise<RefundablePayment | null> {
+  const [payment] = await tx<RefundablePayment>`
+    select p.id, p.amount, p.method,
+      p.refunded_amount + coalesce((select sum(r.amount) from public.refunds r where r.payment_id = p.id and r.status = 'pending'), 0)::bigint as refunded
+    from public.deal_payments p where p.id = ${paymentId} and p.deal_id = ${dealId} for update`;
+  return payment ?? null;
+}
+
+/** A refund row: a manual payment's is succeeded at once (and counted on the payment), a card
+ * payment's pending until the refunds queue has the provider's answer. */
+export async function insertRefund(
+  tx: Tx,
+  refund: { paymentId: string; amount: number; reason: string; requestedBy: string; manual: boolean },
+): Promise<{ id: string } | null> {
+  const [row] = await tx<{ id: string }>`
+    insert into public.refunds (payment_id, amount, reason, requested_by, status, succeeded_at)
+    values (${refund.paymentId}, ${refund.amount}, ${refund.reason}, ${refund.requestedBy},
+            ${refund.manual ? "succeeded" : "pending"}, ${refund.manual ? new Date() : null})
+    returning id`;
+  if (refund.manual) {
+    await tx`update public.deal_payments set refunded_amount = refunded_amount + ${refund.amount} where id = ${refund.paymentId}`;
+  }
+  return row ?? null;
 }

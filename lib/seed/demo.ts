@@ -6,7 +6,7 @@
 import { statementAs, systemActor, transactionAs } from "../actor.ts";
 import type { Database, Tx } from "../db/database.ts";
 import { createAccount } from "../auth/actions.ts";
-import { issueDealInvoices } from "../billing/actions.ts";
+import { issueDealInvoices } from "../billing/use_cases/issue_invoices.ts";
 import { type Config, loadConfig } from "../config.ts";
 import type { MenuCode } from "../site/chrome.ts";
 import { invalidateSiteChrome } from "../site/chrome.ts";
@@ -16,7 +16,7 @@ const SEED = systemActor("seed");
 
 export const DEMO_PASSWORD = "Cocktail#2026";
 
-export const DEMO_ACCOUNTS = [
+const DEMO_ACCOUNTS = [
   {
     type: "Admin",
     email: "admin@example.fr",

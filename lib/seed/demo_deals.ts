@@ -18,15 +18,10 @@ import {
   type PricingConfig,
   type RecipeType,
 } from "../deals/pricing.ts";
-import { percentOf, percentToBasisPoints } from "../deals/money.ts";
+import { percentOf, percentToBasisPoints } from "../money.ts";
 import type { AdminSettings, CustomCocktail, DealSettings, DealStatus } from "../deals/rules.ts";
-import {
-  type Catalogue,
-  DEFAULT_DEVISEUR_SETTINGS,
-  loadCommissionTiers,
-  loadDeviseurSettings,
-  loadPricing,
-} from "../deals/settings_actions.ts";
+import { type Catalogue, DEFAULT_DEVISEUR_SETTINGS } from "../deals/settings.ts";
+import { loadCommissionTiers, loadDeviseurSettings, loadPricing } from "../deals/settings_store.ts";
 import { refreshSearchText, type StoredLine } from "../deals/store.ts";
 
 const DAY = 86_400_000;

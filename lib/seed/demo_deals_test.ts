@@ -28,9 +28,9 @@ import {
   type RecipeType,
   validatePricing,
 } from "../deals/pricing.ts";
-import { percentOf, percentToBasisPoints } from "../deals/money.ts";
+import { percentOf, percentToBasisPoints } from "../money.ts";
 import { DEAL_STATUSES, type DealStatus, findReason, REFUSED_STATUSES } from "../deals/rules.ts";
-import { DEFAULT_DEVISEUR_SETTINGS } from "../deals/settings_actions.ts";
+import { DEFAULT_DEVISEUR_SETTINGS } from "../deals/settings.ts";
 
 const SEED = systemActor("seed");
 

@@ -39,7 +39,7 @@ export function invalidateSiteChrome(): void {
   invalidationListeners.forEach((listener) => listener());
 }
 
-export async function readMenus(tx: Tx): Promise<SiteChrome["menus"]> {
+async function readMenus(tx: Tx): Promise<SiteChrome["menus"]> {
   const rows = await tx<MenuItem & { menu: MenuCode }>`
     select menu_code as menu, id, css_class as class, url, is_blank as "isBlank", label
     from public.menu_items order by menu_code, position, label`;
@@ -55,7 +55,7 @@ export async function readMenus(tx: Tx): Promise<SiteChrome["menus"]> {
   return menus;
 }
 
-export function readCities(tx: Tx): Promise<City[]> {
+function readCities(tx: Tx): Promise<City[]> {
   return tx<City>`select slug, name from public.cities order by position, name`;
 }
 

@@ -25,6 +25,25 @@ export function checkPath(path: string): string {
   return path;
 }
 
+/** Where the app serves stored files: `/media/<path>`, the one URL shape of the app's own media
+ * (local and memory storage serve the file, Supabase Storage answers with a redirect to its public
+ * URL: routes/media.ts). */
+export const MEDIA_PREFIX = "/media/";
+
+/** Lower-case segments of letters, digits, "_", "-" and ".", none made of dots only: no traversal,
+ * no encoded or escaped characters (checked on the raw text, before any decoding). */
+const MEDIA_SEGMENT = /^[a-z0-9][a-z0-9_.-]{0,100}$/;
+
+/** The stored path a `/media/…` URL path names, or null when it is not one of the app's own media
+ * URLs (another path, a query, a fragment, traversal, encoded characters, a backslash…). */
+export function mediaPathOf(urlPath: string): string | null {
+  if (!urlPath.startsWith(MEDIA_PREFIX)) return null;
+  const path = urlPath.slice(MEDIA_PREFIX.length);
+  const segments = path.split("/");
+  if (path.length > 200 || segments.length > 6) return null;
+  return segments.every((s) => MEDIA_SEGMENT.test(s) && !s.includes("..")) ? path : null;
+}
+
 const CONTENT_TYPES: Record<string, string> = { jpg: "image/jpeg", png: "image/png", webp: "image/webp" };
 
 /** Files in a folder of this machine (DATA_DIR's sibling by default), served by the app at /media/. */
@@ -53,7 +72,7 @@ export function localStorage(root: string): Storage {
     async remove(paths) {
       for (const path of paths) await Deno.remove(full(path)).catch(() => {});
     },
-    publicUrl: (path) => `/media/${checkPath(path)}`,
+    publicUrl: (path) => `${MEDIA_PREFIX}${checkPath(path)}`,
   };
 }
 
@@ -71,7 +90,7 @@ export function memoryStorage(): Storage {
       paths.forEach((p) => files.delete(p));
       return Promise.resolve();
     },
-    publicUrl: (path) => `/media/${checkPath(path)}`,
+    publicUrl: (path) => `${MEDIA_PREFIX}${checkPath(path)}`,
   };
 }
 

@@ -209,8 +209,27 @@ test.describe("Inscription", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Mes demandes de devis en cours");
     await expect(page.getByTestId("user-name")).toHaveText(`${account.firstname} ${account.lastname}`);
 
+    // An image or a script's request to /logout ends no session: only the button's POST does.
+    await page.evaluate(async () => {
+      await new Promise((done) => {
+        const image = new Image();
+        image.onload = image.onerror = done;
+        image.src = "/logout";
+      });
+      await fetch("/logout");
+      await fetch("/admin/switch-back");
+    });
+    await page.reload();
+    await expect(page.getByTestId("user-name")).toHaveText(`${account.firstname} ${account.lastname}`);
+    // The address typed by hand asks to confirm, with the same POST.
+    await page.goto("/logout");
+    await expect(page.getByTestId("logout-confirm")).toBeVisible();
+    await expect(page.getByText("Voulez-vous vous déconnecter ?")).toBeVisible();
+    await page.goto("/dashboard/demandes-en-cours");
+    await expect(page.getByTestId("user-name")).toHaveText(`${account.firstname} ${account.lastname}`);
+
     // Logout: back on the home page, anonymous, with the flash message.
-    await page.getByRole("link", { name: "Déconnexion" }).click();
+    await page.getByRole("button", { name: "Déconnexion" }).click();
     await expect(page).toHaveURL(/\/$/);
     await expect(flash(page, "Vous êtes déconnecté.")).toBeVisible();
     await expect(page.getByRole("link", { name: "Connexion", exact: true })).toBeVisible();
@@ -413,8 +432,9 @@ test.describe("Mon profil", () => {
     await expect(page.getByTestId("user-name")).toHaveText(`${changed.firstname} ${changed.lastname}`);
     await expect(form.getByRole("status")).toHaveCount(0);
 
-    // The new password replaced the old one.
-    await page.getByRole("link", { name: "Déconnexion" }).click();
+    // The new password replaced the old one. (Logging out from the confirmation page at /logout.)
+    await page.goto("/logout");
+    await page.getByTestId("logout-confirm").getByRole("button", { name: "Se déconnecter" }).click();
     await expect(flash(page, "Vous êtes déconnecté.")).toBeVisible();
     await page.goto("/login");
     const login = authCard(page);

@@ -10,7 +10,7 @@
 // - the customer (client@, linked to the deal by opening its link while signed in, as the product
 //   does) sees the quote, its amounts and the deposit paid, from a phone.
 // Never demo deals: the other specs rely on them. The file sends 7 quote requests per run, and the
-// server takes 10 an hour from one address (lib/deals/actions.ts, REQUESTS_PER_CLIENT): do not
+// server takes 10 an hour from one address (lib/deals/use_cases/request_quote.ts, REQUESTS_PER_CLIENT): do not
 // --repeat-each it on one server.
 import { type APIRequestContext, expect, type Locator, type Page, request, test } from "@playwright/test";
 import { DEMO, DEMO_PASSWORD, loginThroughForm, uniqueId, uniquePhone } from "./support/helpers.ts";
@@ -323,7 +323,7 @@ test.describe("Back-office (1280 px)", () => {
     await expect(again.getByTestId("deal-partner")).toHaveText(PARTNER_NAME);
   });
 
-  // DEFECT: the server prices the quote again with the new partner's grid (lib/deals/actions.ts,
+  // DEFECT: the server prices the quote again with the new partner's grid (lib/deals/use_cases/update_deal.ts,
   // updateDeal), but islands/AdminDealsList.tsx (choosePartner) only updates the partner's name in the
   // row: 'Montant HT' keeps the old amount until the list is loaded again.
   test("après 'Changer de partenaire', la liste affiche le montant HT recalculé du devis", async ({ page }) => {

@@ -51,7 +51,7 @@ test("un administrateur se connecte en tant que client puis revient à son compt
   await page.goto("/dashboard");
   await Promise.all([
     page.waitForURL(/\/dashboard\/admin\/utilisateurs$/),
-    page.getByTestId("admin-mode").getByRole("link", { name: "Revenir à mon compte" }).click(),
+    page.getByTestId("admin-mode").getByRole("button", { name: "Revenir à mon compte" }).click(),
   ]);
   await expect(page.getByTestId("admin-mode")).toHaveCount(0);
   await expect(page.getByText("Mode Administrateur")).toHaveCount(0);
@@ -77,7 +77,7 @@ test("un client ne peut pas se connecter en tant qu'un autre utilisateur", async
   await page.reload();
   await expect(page.getByTestId("admin-mode")).toHaveCount(0);
   await expect(page.getByTestId("user-name")).toHaveText(DEMO.client2.name);
-  // And the switch-back link does nothing for someone who is not impersonating.
+  // And the switch-back address refuses someone who is not impersonating.
   const switchBack = await page.goto("/admin/switch-back");
   expect(switchBack?.status()).toBe(400);
   await expect(page.getByTestId("error-message")).toHaveText("Vous n'êtes pas en mode administrateur.");

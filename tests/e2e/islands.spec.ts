@@ -271,7 +271,7 @@ test.describe("Accès et messages flash", () => {
 
   test("après la déconnexion, 'Vous êtes déconnecté.' s'affiche en haut à droite puis disparaît", async ({ page }) => {
     await loginThroughForm(page, DEMO.client2.email);
-    await page.getByRole("link", { name: "Déconnexion" }).click();
+    await page.getByRole("button", { name: "Déconnexion" }).click();
     await expect(page).toHaveURL(/\/$/);
 
     const message = flash(page, "Vous êtes déconnecté.");

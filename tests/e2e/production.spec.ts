@@ -101,7 +101,7 @@ test("production : cookie __Host-session sécurisé à la connexion, inutilisabl
     expect((await apiBefore.json()).email).toBe(PROD_ADMIN.email);
 
     // Logging out: the cookie goes from the browser and the session from the server.
-    await page.getByRole("link", { name: "Déconnexion" }).click();
+    await page.getByRole("button", { name: "Déconnexion" }).click();
     await expect(page).toHaveURL(`${PROD_URL}/`);
     await expect(flash(page, "Vous êtes déconnecté.")).toBeVisible();
     expect(await sessionCookies(context)).toEqual([]);

@@ -79,7 +79,7 @@ httpTest("admin impersonation: switch to a user, act as them (logged), switch ba
   assertEquals([me.email, me.isPreviousAdmin], ["client@example.fr", true]);
   const dashboard = await admin.get("/dashboard");
   assert(dashboard.text.includes("Mode Administrateur"));
-  assert(dashboard.text.includes('href="/admin/switch-back"'));
+  assert(dashboard.text.includes('<form method="post" action="/admin/switch-back"'));
   assertEquals(
     (await admin.get("/dashboard/admin/utilisateurs")).status,
     403,
@@ -114,7 +114,7 @@ httpTest("admin impersonation: switch to a user, act as them (logged), switch ba
     "Le mot de passe d'un utilisateur ne peut pas être modifié en mode administrateur.",
   );
 
-  const back = await admin.get("/admin/switch-back");
+  const back = await admin.post("/admin/switch-back");
   assertEquals(back.status, 303);
   assertEquals(back.headers.get("location"), "/dashboard/admin/utilisateurs");
   const again = (await admin.get("/api/user/get")).json();
@@ -126,7 +126,7 @@ httpTest("admin impersonation: switch to a user, act as them (logged), switch ba
 httpTest("switching back without impersonating is refused", async () => {
   const client = new Client();
   await client.login("admin@example.fr");
-  const res = await client.get("/admin/switch-back");
+  const res = await client.post("/admin/switch-back");
   assertEquals(res.status, 400);
   assertEquals((await client.get("/api/user/get")).json().email, "admin@example.fr");
 });

@@ -165,7 +165,7 @@ httpTest("logout ends the session and leaves a flash message", async () => {
   const client = new Client();
   await client.login("client@example.fr");
   const token = client.cookies.get("session")!;
-  const res = await client.get("/logout");
+  const res = await client.request("POST", "/logout", { form: {} });
   assertEquals(res.status, 303);
   assertEquals(res.headers.get("location"), "/");
   const stale = new Client();
@@ -303,8 +303,11 @@ httpTest("a link from another site cannot log the user out", async () => {
   const client = new Client();
   await client.login("client@example.fr");
   const res = await client.get("/logout", { "sec-fetch-site": "cross-site" });
-  assertEquals(res.status, 303);
+  assertEquals(res.status, 200, "a page asking to confirm");
   assertEquals((await client.get("/api/user/get")).status, 200);
-  await client.get("/logout", { "sec-fetch-site": "same-origin" });
+  const post = await client.request("POST", "/logout", { headers: { "sec-fetch-site": "cross-site" } });
+  assertEquals(post.status, 403);
+  assertEquals((await client.get("/api/user/get")).status, 200);
+  await client.request("POST", "/logout", { headers: { "sec-fetch-site": "same-origin" } });
   assertEquals((await client.get("/api/user/get")).status, 401);
 });

@@ -7,9 +7,9 @@ import { assert, assertEquals } from "../support/assert.ts";
 import { Client, httpTest, ORIGIN, testEnv } from "../support/app.ts";
 import { systemQuery } from "../support/db.ts";
 import { attachmentNames, pdfText } from "../../lib/billing/fixtures_test.ts";
-import { formatEuros } from "../../lib/deals/money.ts";
+import { formatEuros } from "../../lib/money.ts";
 import { DEAL_MESSAGES } from "../../lib/deals/rules.ts";
-import { DOCUMENT_NOT_AVAILABLE } from "../../lib/billing/actions.ts";
+import { DOCUMENT_NOT_AVAILABLE } from "../../lib/billing/use_cases/download.ts";
 import {
   ADMIN,
   CUSTOMER,

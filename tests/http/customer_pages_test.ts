@@ -19,8 +19,8 @@ import {
 } from "./deals_fixtures_test.ts";
 import { TEST_CARDS } from "../../lib/payments/simulated.ts";
 import type { SimulatedProvider } from "../../lib/payments/simulated.ts";
-import { recordProviderIntent } from "../../lib/payments/actions.ts";
-import { companySlug } from "../../lib/deals/customer_actions.ts";
+import { recordProviderIntent } from "../../lib/payments/use_cases/record_card_payment.ts";
+import { companySlug } from "../../lib/deals/rules.ts";
 import { clearPageCache } from "../../lib/http/page_cache.ts";
 import { dealShowRoutes } from "../../routes/deal_show.tsx";
 import { partnerPublicRoutes } from "../../routes/partner_public.tsx";

@@ -8,7 +8,9 @@ import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { Client, httpTest, ORIGIN, testEnv } from "../support/app.ts";
 import { systemQuery } from "../support/db.ts";
 import { dealPhotoPath, memoryStorage, type Storage } from "../../lib/storage/storage.ts";
-import { uploadPhotos } from "../../lib/deals/photo_actions.ts";
+import { supabaseStorage } from "../../lib/storage/supabase.ts";
+import { createApp } from "../../routes/_app.tsx";
+import { uploadPhotos } from "../../lib/deals/use_cases/upload_photos.ts";
 import { userActor } from "../../lib/actor.ts";
 import type { UserType } from "../../lib/accounts/rules.ts";
 import {
@@ -668,6 +670,32 @@ httpTest("/media: 404 for what is absent, traversal and odd paths refused", asyn
   ) {
     const res = await send(null, "GET", path);
     assertEquals(res.status, 404, `${path}: ${res.status}`);
+  }
+});
+
+httpTest("/media with Supabase Storage: the one own-media URL shape redirects to the bucket", async () => {
+  const { deps } = await testEnv();
+  const storage = supabaseStorage({ url: "https://abc.supabase.co", serviceRoleKey: "k", bucket: "photos" });
+  const app = await createApp({ ...deps, storage });
+  const get = (path: string) => app.request(`${ORIGIN}${path}`, { redirect: "manual" });
+  const res = await get("/media/deals/3/0f3c2a1b-aaaa.webp");
+  assertEquals(res.status, 302);
+  assertEquals(
+    res.headers.get("location"),
+    "https://abc.supabase.co/storage/v1/object/public/photos/deals/3/0f3c2a1b-aaaa.webp",
+  );
+  for (
+    const path of [
+      "/media/deals/..%2Fx.jpg",
+      "/media/a%20b.jpg",
+      "/media/DEALS/1/x.jpg",
+      "/media/deals//x.jpg",
+      "/media/",
+    ]
+  ) {
+    const refused = await get(path);
+    assertEquals(refused.status, 404, path);
+    await refused.body?.cancel();
   }
 });
 

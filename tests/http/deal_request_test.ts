@@ -17,12 +17,8 @@ import {
   type PricingConfig,
   validatePricing,
 } from "../../lib/deals/pricing.ts";
-import { centsToEuros, formatEuros } from "../../lib/deals/money.ts";
-import {
-  DEFAULT_DEVISEUR_SETTINGS,
-  deviseurOf,
-  type NamedSetting,
-} from "../../lib/deals/settings_actions.ts";
+import { centsToEuros, formatEuros } from "../../lib/money.ts";
+import { DEFAULT_DEVISEUR_SETTINGS, deviseurOf, type NamedSetting } from "../../lib/deals/settings.ts";
 import {
   EMPTY_REQUEST,
   REQUEST_MESSAGES,

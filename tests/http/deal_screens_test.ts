@@ -164,12 +164,12 @@ Deno.test("list rows: the store's item, its JSON, and the API's units all give c
   assertEquals(
     listRow(JSON.parse(JSON.stringify(stored))),
     expected,
-    "as GET /api/deal/index sends it today",
+    "the store's item as JSON (an ISO date): cents",
   );
   assertEquals(
     listRow({ ...stored, createdAt: 1795255200, totalHt: 1234.56, depositAmount: 300.5 }),
     expected,
-    "euros and unix seconds",
+    "as the list use cases and GET /api/deal/index answer it: euros and unix seconds",
   );
   assertEquals(paidOf(expected), { label: "Acompte payé", cents: 30050 });
   assertEquals(paidOf({ depositAmount: 30050, totalAmountPaid: 123456 }), { label: "Payé", cents: 123456 });

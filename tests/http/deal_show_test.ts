@@ -24,7 +24,7 @@ import {
   userIdOf,
 } from "./deals_fixtures_test.ts";
 import { TEST_CARDS } from "../../lib/payments/simulated.ts";
-import { recordProviderIntent } from "../../lib/payments/actions.ts";
+import { recordProviderIntent } from "../../lib/payments/use_cases/record_card_payment.ts";
 import type { SimulatedProvider } from "../../lib/payments/simulated.ts";
 import { DEMO_TEST_CARDS } from "../../components/payments/test_cards.ts";
 import { documentLinks, paymentOptions } from "../../components/deals/show/view.ts";

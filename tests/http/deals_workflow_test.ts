@@ -7,7 +7,7 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import { Client, httpTest, testEnv } from "../support/app.ts";
 import { systemQuery } from "../support/db.ts";
-import { formatEuros } from "../../lib/deals/money.ts";
+import { formatEuros } from "../../lib/money.ts";
 import {
   ADMIN,
   assertError,

@@ -12,7 +12,7 @@ import { type Client, httpTest, ORIGIN, testEnv } from "../support/app.ts";
 import { systemQuery } from "../support/db.ts";
 import { drainBilling } from "../support/stripe_app.ts";
 import { attachment, attachmentNames, facturXSchemaErrors } from "../../lib/billing/fixtures_test.ts";
-import { issueDealInvoices } from "../../lib/billing/actions.ts";
+import { issueDealInvoices } from "../../lib/billing/use_cases/issue_invoices.ts";
 import { frenchVatNumber } from "../../lib/accounts/rules.ts";
 import { loadConfig } from "../../lib/config.ts";
 import {

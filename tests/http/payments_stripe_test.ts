@@ -47,7 +47,9 @@ import {
   type StripeEnv,
   trackedDatabase,
 } from "../support/stripe_app.ts";
-import { reconcilePayments, REFUND_MESSAGES, simulatedSettlementQueue } from "../../lib/payments/actions.ts";
+import { reconcilePayments } from "../../lib/payments/use_cases/reconcile.ts";
+import { REFUND_MESSAGES } from "../../lib/payments/rules.ts";
+import { simulatedSettlementQueue } from "../../lib/payments/queues.ts";
 import { PAYMENT_MESSAGES } from "../../lib/payments/rules.ts";
 import { TEST_CARDS } from "../../lib/payments/simulated.ts";
 import { JOBS } from "../../lib/jobs/registry.ts";

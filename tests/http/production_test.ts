@@ -24,7 +24,7 @@ httpTest("production over https: login keeps the user logged in and logout revok
   assertEquals((await client.get("/api/user/get")).json().email, "partenaire@example.fr");
 
   const token = client.cookies.get("__Host-session")!;
-  const logout = await client.get("/logout", { "sec-fetch-site": "same-origin" });
+  const logout = await client.request("POST", "/logout", { headers: { "sec-fetch-site": "same-origin" } });
   assertEquals(logout.status, 303);
   const cleared = logout.headers.getSetCookie().find((c) => c.startsWith("__Host-session="));
   assert(cleared && /Max-Age=0/i.test(cleared), `logout clears the cookie: ${cleared}`);

@@ -51,7 +51,7 @@ httpTest("a logout on one instance ends the session on another that had it in me
     const onB = sameBrowser(client, b.app);
     assertEquals((await onB.get("/api/user/get")).status, 200);
     assert(b.sessions.size > 0, "instance B keeps the session in memory");
-    assertEquals((await client.get("/logout")).status, 303);
+    assertEquals((await client.post("/logout")).status, 303);
     // Instance A dropped it at once; B on the database's notice.
     assertEquals((await client.get("/api/user/get")).status, 401);
     await eventually(

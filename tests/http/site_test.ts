@@ -116,7 +116,7 @@ httpTest(
     invalidateSiteChrome();
     assert((await anonymous.get("/ville/nantes")).text.includes("Texte modifié pour Nantes."));
 
-    await member.get("/logout");
+    assertEquals((await member.post("/logout")).status, 303);
     const withFlash = await member.get("/ville/nantes");
     assert(withFlash.text.includes("Vous êtes déconnecté."), "a pending flash message bypasses the cache");
     assertEquals((await anonymous.get("/ville/nantes")).text.includes("Vous êtes déconnecté."), false);

@@ -17,8 +17,8 @@ import { createBackground, type Deps } from "../../lib/deps.ts";
 import { memoryStorage } from "../../lib/storage/storage.ts";
 import { openPaymentProvider } from "../../lib/payments/open.ts";
 import { createApp } from "../../routes/_app.tsx";
-import { billingQueue } from "../../lib/billing/actions.ts";
-import { refundsQueue } from "../../lib/payments/actions.ts";
+import { billingQueue } from "../../lib/billing/queue.ts";
+import { refundsQueue } from "../../lib/payments/queues.ts";
 import type { Hono } from "hono";
 import type { AppEnv } from "../../lib/http/context.ts";
 

@@ -21,11 +21,11 @@ import { ConfirmDialog } from "./ConfirmDialog.tsx";
 import { CocktailValidationDialog } from "./CocktailValidationDialog.tsx";
 import { BUTTON_DANGER, BUTTON_DARK, BUTTON_LINE, BUTTON_MAIN, INPUT, Section } from "./ui.tsx";
 
-export const SEND_TO_PARTNER = "Envoyer le devis au partenaire";
-export const MARK_ACCEPTED = "Marquer devis accepté";
-export const VALIDATE_FIRST = "Valider ma disponibilité et les cocktails";
-export const REVALIDATE = "(Re)valider ma dispo";
-export const REFUSE = "Refuser le devis";
+const SEND_TO_PARTNER = "Envoyer le devis au partenaire";
+const MARK_ACCEPTED = "Marquer devis accepté";
+const VALIDATE_FIRST = "Valider ma disponibilité et les cocktails";
+const REVALIDATE = "(Re)valider ma dispo";
+const REFUSE = "Refuser le devis";
 
 export function Actions() {
   const { deal, role, isAdmin, locked, run } = useDeal();

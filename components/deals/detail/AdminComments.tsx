@@ -5,7 +5,7 @@ import { useDeal } from "./controller.tsx";
 import { dealApi } from "./requests.ts";
 import { BUTTON_DARK, INPUT, Section } from "./ui.tsx";
 
-export const COMMENTS_SAVED = "Commentaires sauvegardés.";
+const COMMENTS_SAVED = "Commentaires sauvegardés.";
 
 export function AdminComments() {
   const { deal, isAdmin, run } = useDeal();

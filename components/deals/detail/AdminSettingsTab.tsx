@@ -13,8 +13,8 @@ import { TOAST_MS, useDeal } from "./controller.tsx";
 import { dealApi } from "./requests.ts";
 import { BUTTON_DARK, Section } from "./ui.tsx";
 
-export const ADMIN_SETTINGS_SAVED = "Paramètres administrateur sauvegardés avec succès !";
-export const customFieldSaved = (n: 1 | 2) => `Champ personnalisé ${n} sauvegardé avec succès !`;
+const ADMIN_SETTINGS_SAVED = "Paramètres administrateur sauvegardés avec succès !";
+const customFieldSaved = (n: 1 | 2) => `Champ personnalisé ${n} sauvegardé avec succès !`;
 
 export function AdminSettingsTab() {
   return (

@@ -10,8 +10,8 @@ import { dealApi, failureMessage } from "./requests.ts";
 import { Banner, BUTTON_LINE, BUTTON_MAIN } from "./ui.tsx";
 
 export const PARTNER_COCKTAILS_PAGE = "/dashboard/partenaire/cocktails";
-export const VALIDATION_LOAD_ERROR = "Erreur lors de la vérification de la liste de cocktails";
-export const VALIDATE_ERROR = "Erreur lors de la validation de la disponibilité";
+const VALIDATION_LOAD_ERROR = "Erreur lors de la vérification de la liste de cocktails";
+const VALIDATE_ERROR = "Erreur lors de la validation de la disponibilité";
 
 export function CocktailValidationDialog({ title, onClose }: { title: string; onClose: () => void }) {
   const { deal, isAdmin, run, showTab } = useDeal();

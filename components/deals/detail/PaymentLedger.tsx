@@ -8,9 +8,9 @@
 // again every few seconds for a minute.
 import { useEffect, useRef, useState } from "react";
 import { DEAL_MESSAGES } from "../../../lib/deals/rules.ts";
-import { eurosToCents } from "../../../lib/deals/money.ts";
+import { eurosToCents } from "../../../lib/money.ts";
 import { paidAtFr } from "../../../lib/deals/format.ts";
-import { formatEuros } from "../../../lib/deals/money.ts";
+import { formatEuros } from "../../../lib/money.ts";
 import {
   type LedgerPayment,
   ledgerSettling,
@@ -31,7 +31,7 @@ import { BUTTON_LINE, BUTTON_MAIN, INPUT } from "./ui.tsx";
 const POLL_MS = 5000;
 const POLL_TIMES = 12;
 
-export const REFUND_LABELS = {
+const REFUND_LABELS = {
   title: "Paiements reçus",
   refund: "Rembourser",
   dialog: "Rembourser un paiement",

@@ -12,7 +12,7 @@ import {
   transition,
   wrongStatus,
 } from "../../../lib/deals/rules.ts";
-import { eurosToCents, percentOf, percentToBasisPoints } from "../../../lib/deals/money.ts";
+import { eurosToCents, percentOf, percentToBasisPoints } from "../../../lib/money.ts";
 import { euros, paidAtFr } from "../../../lib/deals/format.ts";
 import { Dialog } from "../../ui/Dialog.tsx";
 import { useDeal } from "./controller.tsx";
@@ -23,7 +23,7 @@ import type { DealPayload } from "./types.ts";
 
 export type PaymentKind = "deposit" | "balance" | "total";
 
-export const PAYMENT_BUTTONS: Record<PaymentKind, string> = {
+const PAYMENT_BUTTONS: Record<PaymentKind, string> = {
   deposit: "Marquer l'acompte payé",
   balance: "Marquer le solde payé",
   total: "Marquer le paiement intégral",
@@ -33,12 +33,12 @@ const ACTIONS: Record<PaymentKind, DealAction> = {
   balance: "pay_balance",
   total: "pay_total",
 };
-export const AMOUNT_DECIMALS = "Veuillez saisir un montant valide (deux décimales au plus).";
+const AMOUNT_DECIMALS = "Veuillez saisir un montant valide (deux décimales au plus).";
 
 const cents = (amount: number | null | undefined) => (amount == null ? 0 : eurosToCents(amount) ?? 0);
 
 /** The amount the dialog suggests, in cents. */
-export function suggestedAmount(deal: DealPayload, kind: PaymentKind): number {
+function suggestedAmount(deal: DealPayload, kind: PaymentKind): number {
   const ttc = cents(deal.totals.totalTTC);
   const deposit = percentOf(ttc, percentToBasisPoints(depositPercentage(deal.settings)));
   if (kind === "deposit") return deposit;
@@ -47,7 +47,7 @@ export function suggestedAmount(deal: DealPayload, kind: PaymentKind): number {
 }
 
 /** The kinds of manual payment the deal's payment state offers (spec 001 §4). */
-export function paymentKinds(deal: Pick<DealPayload, "depositPaidAt" | "paidAt">): PaymentKind[] {
+function paymentKinds(deal: Pick<DealPayload, "depositPaidAt" | "paidAt">): PaymentKind[] {
   if (deal.paidAt) return [];
   if (deal.depositPaidAt) return ["balance"];
   return ["deposit", "total"];

@@ -4,7 +4,7 @@
 // typed in euros and checked to the cent here, then again by the server, which stores cents.
 import { useEffect, useMemo, useState } from "react";
 import { DEAL_MESSAGES, transition } from "../../../lib/deals/rules.ts";
-import { eurosToCents } from "../../../lib/deals/money.ts";
+import { eurosToCents } from "../../../lib/money.ts";
 import { euros } from "../../../lib/deals/format.ts";
 import { useDeal } from "./controller.tsx";
 import { dealApi } from "./requests.ts";
@@ -18,9 +18,9 @@ interface Row {
   unitCost: string;
 }
 
-export const LINE_LABEL_REQUIRED = "Chaque ligne a besoin d'un libellé.";
-export const LINE_QTY_INVALID = "Veuillez saisir un nombre valide.";
-export const LINE_AMOUNT_INVALID = "Veuillez saisir un montant valide (deux décimales au plus).";
+const LINE_LABEL_REQUIRED = "Chaque ligne a besoin d'un libellé.";
+const LINE_QTY_INVALID = "Veuillez saisir un nombre valide.";
+const LINE_AMOUNT_INVALID = "Veuillez saisir un montant valide (deux décimales au plus).";
 
 let nextKey = 1;
 const rowsOf = (lines: { label: string; qty: number; unitCost: number }[]): Row[] =>

@@ -23,15 +23,15 @@ import { PARTNER_COCKTAILS_PAGE } from "./CocktailValidationDialog.tsx";
 import type { Catalogue, DealPayload } from "./types.ts";
 
 export const SETTINGS_SAVED = "Paramètres du devis sauvegardés.";
-export const PERCENTAGE_INVALID = "Le pourcentage d'acompte doit être un nombre entier entre 1 et 100.";
-export const COCKTAILS_NUMBER_INVALID = "Le nombre de cocktails doit être un nombre entier entre 1 et 50.";
+const PERCENTAGE_INVALID = "Le pourcentage d'acompte doit être un nombre entier entre 1 et 100.";
+const COCKTAILS_NUMBER_INVALID = "Le nombre de cocktails doit être un nombre entier entre 1 et 50.";
 export const COCKTAIL_REQUIRED = "Le nom et la description du cocktail sont obligatoires.";
-export const COCKTAIL_SAVED = "Cocktail sauvegardé avec succès !";
-export const COCKTAIL_DELETED = "Cocktail supprimé avec succès !";
-export const COCKTAIL_SAVE_ERROR = "Erreur lors de la sauvegarde du cocktail.";
-export const COCKTAIL_DELETE_ERROR = "Erreur lors de la suppression du cocktail.";
-export const NEW_CHOICE = "Demander un nouveau choix";
-export const NEW_CHOICE_DONE = "Le client peut choisir à nouveau ses cocktails.";
+const COCKTAIL_SAVED = "Cocktail sauvegardé avec succès !";
+const COCKTAIL_DELETED = "Cocktail supprimé avec succès !";
+const COCKTAIL_SAVE_ERROR = "Erreur lors de la sauvegarde du cocktail.";
+const COCKTAIL_DELETE_ERROR = "Erreur lors de la suppression du cocktail.";
+const NEW_CHOICE = "Demander un nouveau choix";
+const NEW_CHOICE_DONE = "Le client peut choisir à nouveau ses cocktails.";
 
 interface SettingsForm {
   hasDeposit: boolean;
@@ -41,7 +41,7 @@ interface SettingsForm {
 }
 
 /** The form's values for the deal's settings, with the form's defaults (30 %, 3 cocktails). */
-export function settingsForm(settings: DealPayload["settings"]): SettingsForm {
+function settingsForm(settings: DealPayload["settings"]): SettingsForm {
   return {
     hasDeposit: settings.hasDeposit,
     depositPercentage: String(settings.depositPercentage ?? DEPOSIT_PERCENTAGE_FORM_DEFAULT),

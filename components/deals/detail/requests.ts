@@ -39,7 +39,7 @@ export const dealApi = {
     api<{ results: CocktailValidation }>("GET", `/api/deal/${id}/cocktail-validation`),
   /** The admin's view of the deal's payments and refunds (cents). */
   ledger: (id: number) => api<{ results: LedgerPayment[] }>("GET", `/api/deal/${id}/payments`),
-  /** POST /api/deal/{id}/refunds: the amount in euros, as the API reads amounts (lib/deals/money.ts). */
+  /** POST /api/deal/{id}/refunds: the amount in euros, as the API reads amounts (lib/money.ts). */
   refund: (id: number, body: { paymentId: string; amount: number; reason: string }) =>
     api<{ status: "success"; results: null; message?: string }>("POST", `/api/deal/${id}/refunds`, body),
 };

@@ -3,7 +3,7 @@
 // from the server files named here.
 import type { DealPayload } from "../../../lib/deals/payload.ts";
 import type { DealStatus } from "../../../lib/deals/rules.ts";
-import type { Catalogue } from "../../../lib/deals/settings_actions.ts";
+import type { Catalogue } from "../../../lib/deals/settings.ts";
 import type { LedgerPayment } from "../../../lib/payments/rules.ts";
 
 export type { Catalogue, DealPayload, LedgerPayment };

@@ -2,7 +2,7 @@
 import type { ComponentChildren } from "preact";
 import { DealIcon, type DealIconName } from "./icons.tsx";
 
-export const BUTTON =
+const BUTTON =
   "inline-flex items-center justify-center gap-2 rounded-full px-4 py-2 text-sm font-semibold disabled:cursor-not-allowed disabled:opacity-50";
 export const BUTTON_MAIN = `${BUTTON} bg-brand-500 text-white hover:bg-brand-600`;
 export const BUTTON_DARK = `${BUTTON} bg-slate-800 text-white hover:bg-slate-700`;

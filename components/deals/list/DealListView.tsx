@@ -2,7 +2,7 @@
 // 390 px), shared by the partner's 'Mes devis' (server-rendered) and the admin list (an island).
 // Columns of spec 001 §2.9 and §2.12; the caller gives the actions of each row.
 import type { ComponentChildren, JSX } from "preact";
-import { formatEuros } from "../../../lib/deals/money.ts";
+import { formatEuros } from "../../../lib/money.ts";
 import { isoDateFr } from "../../../lib/deals/format.ts";
 import { StatusChip } from "../StatusChip.tsx";
 import { type DealListRow, paidOf, type SortKey } from "./rows.ts";

@@ -2,7 +2,7 @@
 // that is safe to pass as island props (cents, unix seconds, ISO dates), the admin list's query and
 // its URL form, and the labels of its sort options.
 import type { DealStatus } from "../../../lib/deals/rules.ts";
-import { eurosToCents } from "../../../lib/deals/money.ts";
+import { eurosToCents } from "../../../lib/money.ts";
 import { dealDocumentLinks, type DocumentLink } from "../../../lib/billing/links.ts";
 
 export interface DealListRow {
@@ -33,10 +33,12 @@ export interface DealListRow {
   depositOffered?: boolean;
 }
 
-/** A list item as the store reads it (lib/deals/store.ts DealListItem: cents, a Date) or as
- * GET /api/deal/index sends it. The API sends the store's item as JSON today (cents, `createdAt` an ISO
- * string); once it answers the API's own units (euros, `createdAt` in unix seconds) the numeric
- * `createdAt` tells, and the amounts are read as euros. */
+/** A list item as every caller passes it: the list use cases' answer (lib/deals/payload.ts
+ * DealListPayload: amounts in euros, `createdAt` in unix seconds), given directly by the server pages
+ * (routes/admin_deals.tsx, routes/partner_pages.tsx) and as GET /api/deal/index's JSON by the admin
+ * list island; listRow converts the euros back to cents. A numeric `createdAt` is what marks euros: the
+ * store's own item (lib/deals/store.ts DealListItem: cents, `createdAt` a Date or its ISO string) is
+ * read as cents, though no caller passes it any more. */
 export interface ListItemInput {
   id: number;
   token: string;

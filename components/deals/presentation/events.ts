@@ -3,7 +3,7 @@
 // islands showing the deal take it.
 import type { DealPayload } from "../../../lib/deals/payload.ts";
 
-export const DEAL_UPDATED_EVENT = "deal:updated";
+const DEAL_UPDATED_EVENT = "deal:updated";
 
 export function announceDeal(deal: DealPayload, source: string): void {
   globalThis.dispatchEvent(new CustomEvent(DEAL_UPDATED_EVENT, { detail: { deal, source } }));

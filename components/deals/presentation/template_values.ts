@@ -9,7 +9,7 @@ const num = (value: unknown): number => {
   return Number.isFinite(n) ? n : 0;
 };
 
-export const DEFAULT_VALIDITY_DAYS = 30;
+const DEFAULT_VALIDITY_DAYS = 30;
 
 export function templateValuesOf(deal: DealPayload): TemplateValues {
   const p = deal.properties;

@@ -3,12 +3,12 @@
 // projet' line, totals HT and TTC, the price per person, and what happens next.
 import { durationLabel } from "../../../lib/deals/rules.ts";
 import { euros, isoDateFr, numberFr } from "../../../lib/deals/format.ts";
-import { centsToEuros, eurosToCents } from "../../../lib/deals/money.ts";
+import { centsToEuros, eurosToCents } from "../../../lib/money.ts";
 import type { RequestOutcome, RequestValues } from "./rules.ts";
 
 const cents = (amount: number) => eurosToCents(amount) ?? Math.round(amount * 100);
 
-export function plural(n: number, one: string, many: string): string {
+function plural(n: number, one: string, many: string): string {
   return `${numberFr(n)} ${n > 1 ? many : one}`;
 }
 

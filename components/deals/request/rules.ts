@@ -83,10 +83,10 @@ export const REQUEST_LIMITS = {
   phone: 40,
 } as const;
 
-export const RECIPE_TYPES: RecipeType[] = ["signature", "classic", "mocktail"];
+const RECIPE_TYPES: RecipeType[] = ["signature", "classic", "mocktail"];
 
 /** `?evenement=` slugs of the site's links (menus, city pages), and the event type each one picks. */
-export const EVENT_SLUGS: Record<string, string> = {
+const EVENT_SLUGS: Record<string, string> = {
   "team-building": "Entreprise team building",
   "seminaire": "Entreprise séminaire",
   "anniversaire": "Anniversaire",

@@ -19,7 +19,7 @@ export interface TierRow {
   [field: string]: string | number;
 }
 
-export const FIELD_INPUT =
+const FIELD_INPUT =
   "w-full rounded-lg border bg-white px-3 py-2 text-sm outline-none focus:ring-2 focus:ring-brand-500";
 export const ICON_BUTTON =
   "inline-flex h-9 w-9 items-center justify-center rounded-lg border border-slate-300 bg-white text-slate-600 hover:border-brand-500 hover:text-brand-700 disabled:opacity-30 disabled:hover:border-slate-300 disabled:hover:text-slate-600";
@@ -44,7 +44,7 @@ export function numberOf(value: string | number): number {
   return text === "" ? Number.NaN : Number(text);
 }
 
-export function ErrorLine({ message, errorRef }: { message: string; errorRef?: Ref<HTMLParagraphElement> }) {
+function ErrorLine({ message, errorRef }: { message: string; errorRef?: Ref<HTMLParagraphElement> }) {
   return (
     <p ref={errorRef} class="mt-2 text-sm font-medium text-red-600" role="alert" data-testid="tier-error">
       {message}

@@ -1,7 +1,7 @@
 // The quote engine's settings pages: the admin's 'Paramètres' and 'Grille tarifaire' tabs, and a
 // partner's 'Ma grille tarifaire' and 'Mes cocktails'.
 import type { CommissionTier, PricingConfig } from "../../../lib/deals/pricing.ts";
-import type { Catalogue, NamedSetting } from "../../../lib/deals/settings_actions.ts";
+import type { Catalogue, NamedSetting } from "../../../lib/deals/settings.ts";
 import { Island } from "../../Island.tsx";
 import { PageTitle } from "../../dashboard/parts.tsx";
 import { AdminDealsTabs } from "../list/tabs.tsx";
@@ -30,7 +30,7 @@ function Note({ children }: { children: preact.ComponentChildren }) {
 }
 
 /** The form's props from the stored values of DEVISEUR_KEYS (GET /api/settings/{key} values). */
-export function deviseurFormProps(values: Record<string, unknown>): DeviseurSettingsFormProps {
+function deviseurFormProps(values: Record<string, unknown>): DeviseurSettingsFormProps {
   return {
     settings: Array.isArray(values[SETTINGS_KEY]) ? values[SETTINGS_KEY] as NamedSetting[] : [],
     commissionTiers: Array.isArray(values[COMMISSION_KEY]) ? values[COMMISSION_KEY] as CommissionTier[] : [],

@@ -1,6 +1,6 @@
 // The cocktails of the quote: the deal's customer chooses among them (CocktailChoice island); everyone
 // else reads the list, with the chosen ones marked for the deal's partner and admins.
-import type { PublicDeal } from "../../../lib/deals/customer_actions.ts";
+import type { PublicDeal } from "../../../lib/deals/use_cases/public_deal.ts";
 import { COCKTAIL_LIST_LABELS } from "../../../lib/deals/rules.ts";
 import { Island } from "../../Island.tsx";
 import CocktailChoice from "../../../islands/CocktailChoice.tsx";

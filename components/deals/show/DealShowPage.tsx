@@ -3,7 +3,7 @@
 // amount with the payment buttons, then the quote's details. Interactive parts are small islands:
 // PaymentSection (its payment form is loaded only when its dialog opens), CocktailChoice, DealRefusal
 // and PhotoLightbox; a visitor gets only the first (as a login prompt) and the photos.
-import type { PublicDeal } from "../../../lib/deals/customer_actions.ts";
+import type { PublicDeal } from "../../../lib/deals/use_cases/public_deal.ts";
 import { CUSTOMER_MESSAGES } from "../../../lib/deals/rules.ts";
 import { euros, paidAtFr } from "../../../lib/deals/format.ts";
 import { fillTemplate } from "../../../lib/deals/template.ts";

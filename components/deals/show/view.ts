@@ -2,8 +2,8 @@
 // worked out once from publicDeal()'s answer: who may do what (spec 000 §6), the payment options by
 // payment stage (§4 'Deal payment stage', 'Quote payment type'), the documents to download and the key
 // figures. Pure: the pages render it, tests read it. The server enforces every one of these rules
-// again (lib/deals/customer_actions.ts, lib/payments/actions.ts, lib/billing/actions.ts).
-import type { PublicDeal, Relation } from "../../../lib/deals/customer_actions.ts";
+// again (lib/deals/use_cases/, lib/payments/use_cases/, lib/billing/use_cases/).
+import type { PublicDeal, Relation } from "../../../lib/deals/use_cases/public_deal.ts";
 import type { DealPayload } from "../../../lib/deals/payload.ts";
 import {
   COMMITTED_STATUSES,
@@ -12,7 +12,7 @@ import {
   durationLabel,
   REFUSED_STATUSES,
 } from "../../../lib/deals/rules.ts";
-import { eurosToCents } from "../../../lib/deals/money.ts";
+import { eurosToCents } from "../../../lib/money.ts";
 import { euros, isoDateFr, numberFr } from "../../../lib/deals/format.ts";
 import {
   depositAmountOf,
@@ -54,7 +54,7 @@ const num = (value: unknown): number => {
 const cents = (value: number | null | undefined) => (value == null ? 0 : eurosToCents(value) ?? 0);
 
 /** The date of the service: "12/06/2027", or 'Date à confirmer'. */
-export function serviceDateLabel(properties: Record<string, unknown>): string {
+function serviceDateLabel(properties: Record<string, unknown>): string {
   const value = properties.deal_prestation_date;
   return isoDateFr(typeof value === "string" ? value.slice(0, 10) : null);
 }
@@ -170,7 +170,7 @@ export interface DealShowView {
   relation: Relation;
   /** Its own customer: pays, downloads, chooses, refuses. */
   isCustomer: boolean;
-  /** The deal's customer, its partner and admins download its documents (lib/billing/actions.ts). */
+  /** The deal's customer, its partner and admins download its documents (lib/billing/use_cases/download.ts). */
   canDownload: boolean;
   canRefuse: boolean;
   /** Saving choices is open until the deal is refused or won (saveChoices). */

@@ -1,6 +1,6 @@
-// Money: integer cents everywhere it is stored or computed. The API speaks euros (numbers with at most
-// two decimals) as the spec's payloads do; they are converted exactly, from their decimal text, never
-// by multiplying a float.
+// Money, pure and shared by every capability and by islands: integer cents everywhere it is stored or
+// computed. The API speaks euros (numbers with at most two decimals) as the spec's payloads do; they are
+// converted exactly, from their decimal text, never by multiplying a float.
 
 /** 12345 → 123.45 (a JSON number that reads back exactly with `eurosToCents`). */
 export function centsToEuros(cents: number): number {
@@ -36,6 +36,11 @@ export function percentOf(cents: number, basisPoints: number): number {
 /** A percentage (e.g. 12.5) as basis points (1250), exactly. */
 export function percentToBasisPoints(percent: number): number {
   return Math.round(percent * 100);
+}
+
+/** An amount with VAT (spec: amounts with VAT multiply by (1 + vat)), rounded to the cent. */
+export function withVat(cents: number, vatPercent: number): number {
+  return cents + percentOf(cents, percentToBasisPoints(vatPercent));
 }
 
 const EURO = new Intl.NumberFormat("fr-FR", { style: "currency", currency: "EUR" });

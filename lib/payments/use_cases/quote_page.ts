@@ -1,16 +1,16 @@
 // The older quote payment page /devis/{slug} (spec 000 §2 'Quote payment page', §4 'Quote payment
 // type'): its slug is the deal's token. It runs on the same payment engine as the deal page.
-import type { Actor } from "../actor.ts";
-import type { Deps } from "../deps.ts";
-import { AppError } from "../errors.ts";
-import { parseInput } from "../validation.ts";
+import type { Actor } from "../../actor.ts";
+import type { Deps } from "../../deps.ts";
+import { AppError } from "../../errors.ts";
+import { parseInput } from "../../validation.ts";
 import { z } from "zod";
-import { publicDeal } from "../deals/customer_actions.ts";
-import { createPaymentIntent, type IntentResult } from "./actions.ts";
-import { PAYMENT_MESSAGES, type PaymentType } from "./rules.ts";
-import type { DealPayload } from "../deals/payload.ts";
-import { centsToEuros, eurosToCents } from "../deals/money.ts";
-import { withVat } from "../deals/pricing.ts";
+import { publicDeal } from "../../deals/use_cases/public_deal.ts";
+import { DEAL_TOKEN } from "../../deals/rules.ts";
+import type { DealPayload } from "../../deals/payload.ts";
+import { centsToEuros, eurosToCents, withVat } from "../../money.ts";
+import { PAYMENT_MESSAGES, type PaymentType, PROJECT_MANAGEMENT_DESCRIPTION } from "../rules.ts";
+import { createPaymentIntent, type IntentResult } from "./create_intent.ts";
 
 const TYPES: Record<string, PaymentType> = {
   deposit: "deposit",
@@ -21,7 +21,7 @@ const TYPES: Record<string, PaymentType> = {
 };
 
 const schema = z.object({
-  id: z.string().regex(/^[a-f0-9]{32,128}$/, PAYMENT_MESSAGES.intentError),
+  id: z.string().regex(DEAL_TOKEN, PAYMENT_MESSAGES.intentError),
   type: z.enum(["deposit", "total", "full", "balance", "remaining"], { error: PAYMENT_MESSAGES.intentError }),
 });
 
@@ -43,9 +43,6 @@ export interface QuoteLine {
   totalVat: number;
 }
 
-/** The line 'Gestion de projet' explains itself on the quote payment page and in its lines. */
-export const PROJECT_MANAGEMENT_DESCRIPTION = "Suivi de votre événement par notre équipe";
-
 /** GET /quote/lines/{id}: the quote's lines, with 'Gestion de projet', for the deal's customer (and
  * its partner and admins). */
 export async function quotePaymentLines(deps: Deps, actor: Actor, token: string): Promise<QuoteLine[]> {
@@ -57,7 +54,7 @@ export async function quotePaymentLines(deps: Deps, actor: Actor, token: string)
 }
 
 /** A quote's lines in euros, its cost lines then 'Gestion de projet' (pure). */
-export function quoteLinesOf(deal: DealPayload): QuoteLine[] {
+function quoteLinesOf(deal: DealPayload): QuoteLine[] {
   const vat = deal.parameters.vat;
   const lines: QuoteLine[] = deal.lines.map((l) => ({
     title: l.label,

@@ -1,38 +1,37 @@
 // Billing documents as PDF files for the download routes (routes/billing_downloads.ts): each function
-// reads the document through an existing use case (lib/billing/actions.ts, which applies the access
-// rule: the deal's customer, its partner, admins; commission documents not the customer) and renders
-// it — an issued invoice or credit note as Factur-X (PDF/A-3 with its EN 16931 XML), a quote or a
-// proforma as a plain PDF.
-import { type Actor, statementAs } from "../actor.ts";
-import type { Deps } from "../deps.ts";
-import { AppError } from "../errors.ts";
-import { getDeal } from "../deals/actions.ts";
-import { DEAL_MESSAGES } from "../deals/rules.ts";
+// reads the document through the download use case (./download.ts, which applies the access rule: the
+// deal's customer, its partner, admins; commission documents not the customer) and renders it — an
+// issued invoice or credit note as Factur-X (PDF/A-3 with its EN 16931 XML), a quote or a proforma as
+// a plain PDF.
+import { type Actor, requireSignedIn, statementTx } from "../../actor.ts";
+import type { Deps } from "../../deps.ts";
+import { AppError } from "../../errors.ts";
+import { getDeal } from "../../deals/use_cases/get_deal.ts";
+import { DEAL_MESSAGES, DEAL_TOKEN } from "../../deals/rules.ts";
 import {
   dealDocument,
   DOCUMENT_NOT_AVAILABLE,
   type Download,
   type DownloadRequest,
   invoiceById,
-  issueDealInvoices,
   type Stage,
-} from "./actions.ts";
-import { renderPdf } from "./pdf.ts";
-import { renderInvoicePdf } from "./facturx.ts";
+} from "./download.ts";
+import { issueDealInvoices } from "./issue_invoices.ts";
+import { paymentDealId } from "../store.ts";
+import { renderPdf } from "../pdf.ts";
+import { renderInvoicePdf } from "../facturx.ts";
 
 export interface PdfFile {
   fileName: string;
   bytes: Uint8Array;
 }
 
-export const STAGES: readonly Stage[] = ["deposit", "final", "full"];
+const STAGES: readonly Stage[] = ["deposit", "final", "full"];
 
-/** A deal's public token (lib/deals: 32 to 128 hexadecimal characters). */
-const TOKEN = /^[a-f0-9]{32,128}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DEAL_ID = /^[1-9]\d{0,14}$/;
 
-export async function toPdf(download: Download): Promise<PdfFile> {
+async function toPdf(download: Download): Promise<PdfFile> {
   const bytes = download.issued
     ? await renderInvoicePdf(download.document)
     : await renderPdf(download.document);
@@ -69,10 +68,10 @@ export async function dealPdf(
 /** GET /quote/download/{id}: the quote of a deal by its numeric id (the deal as the actor may read it,
  * lib/deals getDeal) — or by its token, as the quote payment page links it. */
 export async function quotePdf(deps: Deps, actor: Actor, idOrToken: string): Promise<PdfFile> {
-  if (actor.kind !== "user") throw new AppError("unauthenticated");
+  requireSignedIn(actor);
   let token = idOrToken.toLowerCase();
   if (DEAL_ID.test(idOrToken)) token = (await getDeal(deps, actor, Number(idOrToken))).token;
-  else if (!TOKEN.test(token)) throw new AppError("not_found", DEAL_MESSAGES.unavailable);
+  else if (!DEAL_TOKEN.test(token)) throw new AppError("not_found", DEAL_MESSAGES.unavailable);
   return await dealPdf(deps, actor, token, { what: "quote" });
 }
 
@@ -80,20 +79,15 @@ export async function quotePdf(deps: Deps, actor: Actor, idOrToken: string): Pro
  * (invoiceById; RLS decides who reads it). A payment the billing job has not invoiced yet is invoiced
  * first, as dealDocument does: the deal of the payment as the actor sees it (RLS), then the issuer. */
 export async function invoicePdf(deps: Deps, actor: Actor, id: string): Promise<PdfFile> {
-  if (actor.kind !== "user") throw new AppError("unauthenticated");
+  requireSignedIn(actor);
   if (!UUID.test(id)) throw new AppError("not_found", DOCUMENT_NOT_AVAILABLE);
   const key = id.toLowerCase();
   try {
     return await toPdf(await invoiceById(deps, actor, key));
   } catch (error) {
     if (!(error instanceof AppError) || error.code !== "not_found") throw error;
-    const [payment] = await statementAs<{ dealId: number }>(
-      deps.db,
-      actor,
-      `select deal_id as "dealId" from public.deal_payments where id = $1`,
-      [key],
-    );
-    if (!payment || (await issueDealInvoices(deps, Number(payment.dealId))) === 0) throw error;
+    const dealId = await paymentDealId(statementTx(deps.db, actor), key);
+    if (dealId === null || (await issueDealInvoices(deps, dealId)) === 0) throw error;
     return await toPdf(await invoiceById(deps, actor, key));
   }
 }

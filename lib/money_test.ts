@@ -1,5 +1,5 @@
-import { assertEquals } from "../../tests/support/assert.ts";
-import { centsToEuros, eurosToCents, formatEuros, percentOf, roundHalfUp } from "./money.ts";
+import { assertEquals } from "../tests/support/assert.ts";
+import { centsToEuros, eurosToCents, formatEuros, percentOf, roundHalfUp, withVat } from "./money.ts";
 
 Deno.test("euros convert to cents exactly, from numbers and French text", () => {
   assertEquals(eurosToCents(123.45), 12345);
@@ -23,6 +23,7 @@ Deno.test("rounding is half away from zero, to the cent", () => {
   assertEquals(percentOf(1005, 2000), 201, "20 % of 10,05 € is 2,01 €");
   assertEquals(percentOf(1, 5000), 1, "half a cent rounds up");
   assertEquals(percentOf(333, 1250), 42);
+  assertEquals(withVat(1005, 20), 1206, "10,05 € HT at 20 % is 12,06 € TTC");
 });
 
 Deno.test("amounts are shown the French way", () => {

@@ -1,0 +1,43 @@
+// The lists of deals: every deal for admins (searched, paged, sorted), and 'Mes devis' of a partner or
+// a customer (what RLS shows them).
+import { type Actor, requireRole, transactionAs } from "../../actor.ts";
+import type { Deps } from "../../deps.ts";
+import { parseInput } from "../../validation.ts";
+import { DEAL_MESSAGES } from "../rules.ts";
+import { type AdminListQuery, listAllDeals, listVisibleDeals } from "../store.ts";
+import { type DealListPayload, dealListPayload } from "../payload.ts";
+import { listQuerySchema } from "../input.ts";
+
+const NOT_ALLOWED = { message: DEAL_MESSAGES.notAllowed };
+
+export async function listDealsForAdmin(
+  deps: Deps,
+  actor: Actor,
+  query: Record<string, string | undefined>,
+): Promise<{ items: DealListPayload[]; total: number; page: number; perPage: number }> {
+  const admin = requireRole(actor, "Admin", NOT_ALLOWED);
+  const parsed = parseInput(listQuerySchema, query, "La recherche est invalide.");
+  const q: AdminListQuery = {
+    search: parsed.search,
+    from: parsed.from ?? null,
+    to: parsed.to ?? null,
+    page: parsed.page ?? 1,
+    perPage: parsed.perPage ?? 25,
+    sort: parsed.sort ?? "createdAt",
+    direction: parsed.direction ?? "desc",
+  };
+  const result = await transactionAs(deps.db, admin, (tx) => listAllDeals(tx, q));
+  return {
+    items: result.items.map((d) => dealListPayload(d, "Admin")),
+    total: result.total,
+    page: q.page,
+    perPage: q.perPage,
+  };
+}
+
+/** A partner's deals ('Mes devis') or a customer's: what RLS shows them. */
+export async function listOwnDeals(deps: Deps, actor: Actor): Promise<DealListPayload[]> {
+  const user = requireRole(actor, ["Company", "Customer"], NOT_ALLOWED);
+  const items = await transactionAs(deps.db, user, (tx) => listVisibleDeals(tx));
+  return items.map((d) => dealListPayload(d, user.user.type));
+}

@@ -1,0 +1,120 @@
+// The customer's page of a deal, /deal/show/{token} and /devis/{slug} (spec 000 §2, §4): the quote as
+// the customer sees it, read by the system once the token matched a sent quote; a signed-in customer
+// opening it is linked to a deal that has no customer yet.
+import type { Actor } from "../../actor.ts";
+import { transactionAs } from "../../actor.ts";
+import type { Deps } from "../../deps.ts";
+import type { Tx } from "../../db/database.ts";
+import { AppError } from "../../errors.ts";
+import { companySlug, DEAL_TOKEN } from "../rules.ts";
+import type { DealPayload } from "../payload.ts";
+import { type DealRow, findDeal, linkCustomerIfNone, publicCompany } from "../store.ts";
+import { type Catalogue, type CatalogueCocktail, EMPTY_CATALOGUE } from "../settings.ts";
+import { loadCatalogue } from "../settings_store.ts";
+import { readPayload } from "./read_payload.ts";
+import { checkToken, customerOf, logLink, proposed, PUBLIC_PAGE, visibleDeal } from "./customer_access.ts";
+
+/** How the viewer relates to the deal behind a token. */
+export type Relation = "customer" | "other_customer" | "partner" | "admin" | "other_user" | "anonymous";
+
+export interface CompanyBlock {
+  name: string;
+  slug: string;
+  city: string | null;
+  vatExemption: boolean;
+  cocktails: Catalogue;
+}
+
+export interface PublicDeal {
+  relation: Relation;
+  deal: DealPayload;
+  company: CompanyBlock | null;
+  /** The cocktails the customer chooses from (by the deal's list type). */
+  proposedCocktails: CatalogueCocktail[];
+}
+
+function relationOf(
+  actor: Actor,
+  deal: { customerId: string | null; companyId: string | null },
+): Relation {
+  if (actor.kind !== "user") return "anonymous";
+  if (actor.user.type === "Admin") return "admin";
+  if (actor.user.type === "Company") return deal.companyId === actor.user.id ? "partner" : "other_user";
+  if (deal.customerId === actor.user.id) return "customer";
+  return deal.customerId ? "other_customer" : "other_user";
+}
+
+/** The data of /deal/show/{token}: the quote as the customer sees it (the customer's own view, never a
+ * partner's or an admin's details), read by the system once the token matched a sent quote. */
+export async function publicDeal(deps: Deps, actor: Actor, token: string): Promise<PublicDeal> {
+  checkToken(token);
+  return await transactionAs(deps.db, PUBLIC_PAGE, async (tx) => {
+    return await readPublicDeal(deps, tx, actor, await visibleDeal(tx, token));
+  });
+}
+
+async function readPublicDeal(deps: Deps, tx: Tx, actor: Actor, deal: DealRow): Promise<PublicDeal> {
+  const relation = relationOf(actor, deal);
+  let company: CompanyBlock | null = null;
+  let catalogue: Catalogue = EMPTY_CATALOGUE;
+  if (deal.companyId) {
+    const c = await publicCompany(tx, deal.companyId);
+    catalogue = await loadCatalogue(tx, deal.companyId);
+    if (c) {
+      company = {
+        name: c.name,
+        slug: companySlug(c.name, deal.companyId),
+        city: c.city,
+        vatExemption: c.vatExemption,
+        cocktails: catalogue,
+      };
+    }
+  }
+  // The payload's partner card (with its email) stays empty on this public page: the block above
+  // carries what the page shows.
+  const payload = await readPayload(deps, tx, "Customer", deal.id, { deal, company: null });
+  // Only the deal's customer (and admins) read the contact and account details on this page.
+  if (relation !== "customer" && relation !== "admin") {
+    Object.assign(payload, { email: null, phone: null, customer: null });
+    delete payload.properties.adresse_precise;
+  }
+  return {
+    relation,
+    deal: payload,
+    company,
+    proposedCocktails: proposed(
+      payload.settings.cocktailListType,
+      catalogue,
+      payload.settings.customCocktails,
+    ),
+  };
+}
+
+/** GET /deal/show/{token} and /devis/{slug}: one transaction that links a signed-in customer to a deal
+ * that has no customer yet (a deal linked to someone else stays theirs and is shown read-only), then
+ * reads the page's data. Null when no sent quote has this token. Readers never lock the deal: the link
+ * is a conditional update, made once. */
+export async function openDealPage(deps: Deps, actor: Actor, token: string): Promise<PublicDeal | null> {
+  if (!DEAL_TOKEN.test(token)) return null;
+  const customer = customerOf(actor);
+  let linkedNow: number | null = null;
+  try {
+    const page = await transactionAs(deps.db, PUBLIC_PAGE, async (tx) => {
+      let deal = await visibleDeal(tx, token);
+      if (customer && deal.customerId === null) {
+        if (await linkCustomerIfNone(tx, deal.id, customer.user.id)) {
+          linkedNow = deal.id;
+          deal = { ...deal, customerId: customer.user.id };
+        } else {
+          deal = await findDeal(tx, deal.id); // linked by someone else meanwhile
+        }
+      }
+      return await readPublicDeal(deps, tx, actor, deal);
+    });
+    if (linkedNow !== null && customer) await logLink(deps, linkedNow, customer);
+    return page;
+  } catch (error) {
+    if (error instanceof AppError && error.code === "not_found") return null;
+    throw error;
+  }
+}

@@ -1,0 +1,42 @@
+// Recording what the provider reports for an intent (re-fetched by the caller, never taken from a
+// request), exactly once, through record_card_payment(): the customer's confirm call, the webhook, the
+// reconciliation job and the simulated provider's settlement all end here.
+import { statementTx, systemActor } from "../../actor.ts";
+import type { Deps } from "../../deps.ts";
+import { AppError } from "../../errors.ts";
+import { PAYMENT_MESSAGES, type PaymentKind } from "../rules.ts";
+import type { PaymentProvider, ProviderIntent } from "../provider.ts";
+import { recordCardPayment } from "../store.ts";
+
+/** Payments are recorded only through record_payment, as the system, after the use case's checks. */
+export const PAYMENTS = systemActor("payments");
+
+/** The provider of this deployment (409 'setupError' when none is configured). */
+export function requireProvider(deps: Deps): PaymentProvider {
+  if (!deps.payments) throw new AppError("conflict", PAYMENT_MESSAGES.setupError);
+  return deps.payments;
+}
+
+export interface RecordResult {
+  recorded: boolean;
+  dealId: number | null;
+  kind: PaymentKind | null;
+}
+
+/** Records what the provider holds for this intent (re-fetched by the caller); exactly once. */
+export async function recordProviderIntent(
+  deps: Deps,
+  provider: string,
+  intent: ProviderIntent,
+): Promise<RecordResult> {
+  const row = await recordCardPayment(statementTx(deps.db, PAYMENTS), provider, intent);
+  if (row?.recorded) {
+    await deps.logger.info("payments", "Paiement par carte enregistré", {
+      dealId: row.deal_id,
+      kind: row.kind,
+      amount: intent.amount,
+      intent: intent.id,
+    });
+  }
+  return { recorded: row?.recorded ?? false, dealId: row?.deal_id ?? null, kind: row?.kind ?? null };
+}
