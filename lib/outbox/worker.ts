@@ -1,0 +1,130 @@
+// The outbox in the worker loop (lib/jobs/worker.ts): one Queue that claims due jobs of every queue it
+// has a handler for (one statement: lease + `for update skip locked`, so that several instances share
+// the work and none runs a job another holds), runs each job's handler outside any transaction, one
+// after the other, then settles it:
+//   * the handler returned: done;
+//   * it threw: pending again after the one backoff formula (rules.ts), or failed for good once the
+//     job's attempts are used up — a dead letter, logged and kept for admins;
+//   * it threw RetryLater(seconds): pending again after that wait, the attempt given back unless the
+//     error says it counts (a service's Retry-After);
+//   * it threw PermanentFailure: failed at once.
+// A job is run at least once: an instance that stops between the handler and the settling leaves the
+// job running until its lease lapses, and another instance runs it again. Handlers are idempotent
+// (they re-read the state they act on, and pass an idempotency key to outside services).
+import type { Deps } from "../deps.ts";
+import type { Queue } from "../jobs/worker.ts";
+import {
+  type Backoff,
+  DEFAULT_BACKOFF,
+  DEFAULT_BATCH,
+  DEFAULT_LEASE_SECONDS,
+  errorText,
+  isQueueName,
+  outcomeOf,
+} from "./rules.ts";
+import { claimJobs, completeJob, failJob, type OutboxJob, retryJob } from "./store.ts";
+
+export interface OutboxHandler<P = Record<string, unknown>> {
+  queue: string;
+  /** Runs one job, outside any transaction (open your own, as the system). Throw to retry. */
+  run(deps: Deps, job: OutboxJob<P>): Promise<void>;
+  /** The backoff formula's base and cap for this queue (default: 1 minute, doubling, 6 hours). */
+  backoff?: Backoff;
+  /** How long a claim holds a job of this queue (default 300 s). */
+  leaseSeconds?: number;
+}
+
+export interface OutboxQueueOptions {
+  /** Jobs claimed at once (default 10). */
+  batch?: number;
+  /** This worker's name in `locked_by` (default: host, process and a random part). */
+  workerId?: string;
+}
+
+/** The worker's name: which instance holds a job, for admins reading `locked_by`. */
+export function newWorkerId(): string {
+  let host = "app";
+  try {
+    host = Deno.hostname();
+  } catch { /* no permission to read the host name */ }
+  return `${host}:${Deno.pid}:${crypto.randomUUID().slice(0, 8)}`;
+}
+
+// deno-lint-ignore no-explicit-any
+export function outboxQueue(handlers: OutboxHandler<any>[], options: OutboxQueueOptions = {}): Queue & {
+  workerId: string;
+} {
+  const byQueue = new Map<string, OutboxHandler<Record<string, unknown>>>();
+  for (const handler of handlers) {
+    if (!isQueueName(handler.queue)) throw new Error(`Nom de file invalide : ${handler.queue}`);
+    if (byQueue.has(handler.queue)) throw new Error(`Deux gestionnaires pour la file ${handler.queue}`);
+    byQueue.set(handler.queue, handler);
+  }
+  const queues = [...byQueue.keys()];
+  const leases = queues.map((queue) => byQueue.get(queue)!.leaseSeconds ?? DEFAULT_LEASE_SECONDS);
+  const batch = options.batch ?? DEFAULT_BATCH;
+  const workerId = options.workerId ?? newWorkerId();
+
+  return {
+    name: "outbox",
+    workerId,
+    async drain(deps: Deps) {
+      if (queues.length === 0) return 0;
+      const jobs = await claimJobs(deps.db, queues, leases, workerId, batch);
+      for (const job of jobs) {
+        try {
+          await runJob(deps, byQueue.get(job.queue)!, job, workerId);
+        } catch (error) {
+          // Settling failed (database unreachable): the job stays running until its lease lapses,
+          // then it is claimed again. The rest of the batch goes on.
+          await deps.logger.error("outbox", `Tâche non enregistrée (${job.queue})`, {
+            jobId: job.id,
+            error: String(error),
+          });
+        }
+      }
+      return jobs.length;
+    },
+  };
+}
+
+async function runJob(
+  deps: Deps,
+  handler: OutboxHandler<Record<string, unknown>>,
+  job: OutboxJob,
+  workerId: string,
+): Promise<void> {
+  let failure: { error: unknown } | null = null;
+  try {
+    await handler.run(deps, job);
+  } catch (error) {
+    failure = { error };
+  }
+  if (!failure) {
+    if (!(await completeJob(deps.db, job.id, workerId))) await lapsed(deps, job);
+    return;
+  }
+  const outcome = outcomeOf(failure.error, job.attempts, job.maxAttempts, handler.backoff ?? DEFAULT_BACKOFF);
+  const text = errorText(failure.error);
+  if (outcome.kind === "fail") {
+    if (!(await failJob(deps.db, job.id, workerId, text))) return await lapsed(deps, job);
+    await deps.logger.error("outbox", `Tâche abandonnée (${job.queue})`, {
+      jobId: job.id,
+      queue: job.queue,
+      key: job.key,
+      attempts: job.attempts,
+      error: text,
+    });
+    return;
+  }
+  const held = await retryJob(deps.db, job.id, workerId, text, outcome.delaySeconds, outcome.countAttempt);
+  if (!held) await lapsed(deps, job);
+}
+
+/** The handler outlived the lease and another instance claimed the job: its outcome stands. */
+function lapsed(deps: Deps, job: OutboxJob): Promise<void> {
+  return deps.logger.warning("outbox", `Tâche reprise par une autre instance (${job.queue})`, {
+    jobId: job.id,
+    attempts: job.attempts,
+  });
+}
