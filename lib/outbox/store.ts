@@ -61,6 +61,12 @@ export async function completeJob(db: Database, id: number, worker: string): Pro
   return row.ok;
 }
 
+/** The same, inside the transaction of a handler whose writes commit with the job's end. */
+export async function completeJobIn(tx: Tx, id: number, worker: string): Promise<boolean> {
+  const [row] = await tx<{ ok: boolean }>`select outbox.complete(${id}, ${worker}) as ok`;
+  return row.ok;
+}
+
 export async function retryJob(
   db: Database,
   id: number,

@@ -1,16 +1,23 @@
 // The outbox in the worker loop (lib/jobs/worker.ts): one Queue that claims due jobs of every queue it
 // has a handler for (one statement: lease + `for update skip locked`, so that several instances share
-// the work and none runs a job another holds), runs each job's handler outside any transaction, one
-// after the other, then settles it:
-//   * the handler returned: done;
+// the work and none runs a job another holds), runs each job's handler, one after the other, then
+// settles it:
+//   * the handler returned: done — for a handler that works outside any transaction (`run`: outside
+//     services), in a statement of its own; for one that works in the database only
+//     (`runInTransaction`), in the handler's own transaction, so that its writes and the job's end
+//     commit together: exactly once;
 //   * it threw: pending again after the one backoff formula (rules.ts), or failed for good once the
 //     job's attempts are used up — a dead letter, logged and kept for admins;
 //   * it threw RetryLater(seconds): pending again after that wait, the attempt given back unless the
 //     error says it counts (a service's Retry-After);
 //   * it threw PermanentFailure: failed at once.
-// A job is run at least once: an instance that stops between the handler and the settling leaves the
-// job running until its lease lapses, and another instance runs it again. Handlers are idempotent
-// (they re-read the state they act on, and pass an idempotency key to outside services).
+// A `run` job is run at least once: an instance that stops between the handler and the settling leaves
+// the job running until its lease lapses, and another instance runs it again. Such handlers are
+// idempotent (they re-read the state they act on, and pass an idempotency key to outside services).
+// After a job failed for good, `onDeadLetter` lets its capability record it (an email or a refund
+// marked failed).
+import { systemActor, transactionAs } from "../actor.ts";
+import type { Tx } from "../db/database.ts";
 import type { Deps } from "../deps.ts";
 import type { Queue } from "../jobs/worker.ts";
 import {
@@ -22,12 +29,22 @@ import {
   isQueueName,
   outcomeOf,
 } from "./rules.ts";
-import { claimJobs, completeJob, failJob, type OutboxJob, retryJob } from "./store.ts";
+import { claimJobs, completeJob, completeJobIn, failJob, type OutboxJob, retryJob } from "./store.ts";
+
+const WORKER = systemActor("job");
 
 export interface OutboxHandler<P = Record<string, unknown>> {
   queue: string;
-  /** Runs one job, outside any transaction (open your own, as the system). Throw to retry. */
-  run(deps: Deps, job: OutboxJob<P>): Promise<void>;
+  /** Runs one job outside any transaction: calls to outside services (open your own transactions, as
+   * the system). Throw to retry. One of `run` and `runInTransaction`. */
+  run?(deps: Deps, job: OutboxJob<P>): Promise<void>;
+  /** Runs one job inside a transaction as the system (actor "job"), in which the job is also marked
+   * done: work in the database only, exactly once. Throw to roll it back and retry. Use `tx` only,
+   * never `deps.db` nor the logger (the embedded database has one connection: they would wait for
+   * this transaction forever). */
+  runInTransaction?(tx: Tx, deps: Deps, job: OutboxJob<P>): Promise<void>;
+  /** Called once the job failed for good (after it is marked failed), with the last error. */
+  onDeadLetter?(deps: Deps, job: OutboxJob<P>, error: unknown): Promise<void>;
   /** The backoff formula's base and cap for this queue (default: 1 minute, doubling, 6 hours). */
   backoff?: Backoff;
   /** How long a claim holds a job of this queue (default 300 s). */
@@ -58,6 +75,9 @@ export function outboxQueue(handlers: OutboxHandler<any>[], options: OutboxQueue
   for (const handler of handlers) {
     if (!isQueueName(handler.queue)) throw new Error(`Nom de file invalide : ${handler.queue}`);
     if (byQueue.has(handler.queue)) throw new Error(`Deux gestionnaires pour la file ${handler.queue}`);
+    if (!handler.run === !handler.runInTransaction) {
+      throw new Error(`La file ${handler.queue} a besoin de run ou de runInTransaction (un seul)`);
+    }
     byQueue.set(handler.queue, handler);
   }
   const queues = [...byQueue.keys()];
@@ -95,13 +115,24 @@ async function runJob(
   workerId: string,
 ): Promise<void> {
   let failure: { error: unknown } | null = null;
+  let held = true;
   try {
-    await handler.run(deps, job);
+    if (handler.runInTransaction) {
+      await transactionAs(deps.db, WORKER, async (tx) => {
+        await handler.runInTransaction!(tx, deps, job);
+        // Another instance took the job (lease lapsed): its run counts, this one rolls back.
+        if (!(await completeJobIn(tx, job.id, workerId))) throw new LeaseLost();
+      });
+    } else {
+      await handler.run!(deps, job);
+      held = await completeJob(deps.db, job.id, workerId);
+    }
   } catch (error) {
-    failure = { error };
+    if (error instanceof LeaseLost) held = false;
+    else failure = { error };
   }
   if (!failure) {
-    if (!(await completeJob(deps.db, job.id, workerId))) await lapsed(deps, job);
+    if (!held) await lapsed(deps, job);
     return;
   }
   const outcome = outcomeOf(failure.error, job.attempts, job.maxAttempts, handler.backoff ?? DEFAULT_BACKOFF);
@@ -115,11 +146,22 @@ async function runJob(
       attempts: job.attempts,
       error: text,
     });
+    try {
+      await handler.onDeadLetter?.(deps, job, failure.error);
+    } catch (error) {
+      await deps.logger.error("outbox", `Suite d'une tâche abandonnée en échec (${job.queue})`, {
+        jobId: job.id,
+        error: String(error),
+      });
+    }
     return;
   }
-  const held = await retryJob(deps.db, job.id, workerId, text, outcome.delaySeconds, outcome.countAttempt);
-  if (!held) await lapsed(deps, job);
+  if (!(await retryJob(deps.db, job.id, workerId, text, outcome.delaySeconds, outcome.countAttempt))) {
+    await lapsed(deps, job);
+  }
 }
+
+class LeaseLost extends Error {}
 
 /** The handler outlived the lease and another instance claimed the job: its outcome stands. */
 function lapsed(deps: Deps, job: OutboxJob): Promise<void> {

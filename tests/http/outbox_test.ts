@@ -465,6 +465,84 @@ httpTest("outbox: a keyed job that fails while a newer one waits is merged into 
   assertEquals((await jobsOf(queue))[1].state, "done");
 });
 
+httpTest("outbox: a transactional handler's writes commit with the job's end, or not at all", async () => {
+  const { deps } = await testEnv();
+  const queue = queueName("tx");
+  const next = queueName("next");
+  let calls = 0;
+  const worker = outboxQueue([{
+    queue,
+    backoff: { baseSeconds: 1, capSeconds: 1 },
+    async runInTransaction(tx, _deps, job) {
+      calls++;
+      // Its work: here, a job of another queue (outbox jobs chain in one transaction).
+      await enqueue(tx, next, { from: job.id, call: calls });
+      if (calls === 1) throw new Error("fails after writing");
+      if (calls === 3) {
+        // Another instance took the job meanwhile (its lease lapsed): this run must leave nothing.
+        await tx`update outbox.jobs set locked_by = 'another-instance' where id = ${job.id}`;
+      }
+    },
+  }]);
+  const first = await transactionAs(deps.db, await actorOf(CUSTOMER), (tx) => enqueue(tx, queue, {}));
+  assertEquals(await worker.drain(deps), 1);
+  let [job] = await jobsOf(queue);
+  assertEquals([job.state, job.attempts, job.lastError], ["pending", 1, "fails after writing"]);
+  assertEquals((await jobsOf(next)).length, 0, "the failed run's writes were rolled back");
+  await sleep(1100);
+  assertEquals(await worker.drain(deps), 1);
+  [job] = await jobsOf(queue);
+  assertEquals(job.state, "done");
+  assertEquals(
+    (await jobsOf(next)).map((j) => j.payload),
+    [{ from: first, call: 2 }],
+    "written once, with the end",
+  );
+
+  const second = await transactionAs(deps.db, await actorOf(CUSTOMER), (tx) => enqueue(tx, queue, {}));
+  assertEquals(await worker.drain(deps), 1);
+  assertEquals((await jobsOf(next)).length, 1, "a run that lost its job writes nothing");
+  const [warned] = await systemQuery<{ n: number }>(
+    deps.db,
+    "select count(*)::int as n from public.logs where service = 'outbox' and type = 'warning' and (context->>'jobId')::bigint = $1",
+    [second],
+  );
+  assertEquals(warned.n, 1, "and says so");
+  assert(
+    (() => {
+      try {
+        outboxQueue([{ queue, run: () => Promise.resolve(), runInTransaction: () => Promise.resolve() }]);
+        return false;
+      } catch {
+        return true;
+      }
+    })(),
+    "a handler has run or runInTransaction, not both",
+  );
+});
+
+httpTest("outbox: onDeadLetter runs once, after the job failed for good", async () => {
+  const { deps } = await testEnv();
+  const queue = queueName("dead");
+  const dead: { id: number; error: string; state: string }[] = [];
+  const worker = outboxQueue([{
+    queue,
+    backoff: { baseSeconds: 0, capSeconds: 0 },
+    run: (_deps, job) => Promise.reject(new Error(`refus ${job.attempts}`)),
+    async onDeadLetter(_deps, job, error) {
+      const [row] = await jobsOf(queue);
+      dead.push({ id: job.id, error: (error as Error).message, state: row.state });
+    },
+  }]);
+  const id = await transactionAs(
+    deps.db,
+    await actorOf(CUSTOMER),
+    (tx) => enqueue(tx, queue, {}, { maxAttempts: 3 }),
+  );
+  assertEquals(await drainAll(deps, worker), 3, "three attempts (no delay for this queue)");
+  assertEquals(dead, [{ id, error: "refus 3", state: "failed" }]);
+});
+
 httpTest("outbox: two workers on two connections run each job exactly once", async () => {
   const { deps } = await testEnv();
   const queue = queueName("twice");
