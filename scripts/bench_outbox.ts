@@ -1,4 +1,4 @@
-// `deno run -A scripts/bench_outbox.ts [--jobs=N]`: the outbox (lib/outbox/) measured the way the
+// `deno run -A scripts/bench_outbox.ts [--jobs=N] [--only=pglite|postgres]`: the outbox (lib/outbox/) measured the way the
 // queue libraries were before the choice (ARCHITECTURE.md, 'Outbox'): on the embedded PGlite and, with
 // DATABASE_URL, on a throw-away PostgreSQL database shaped like a hosted one (the app as a
 // non-superuser owner), N jobs (default 1000, at most 20000) each enqueued in its own transaction as a
@@ -85,16 +85,21 @@ async function measure(label: string, db: Database, second: Database): Promise<v
   );
 }
 
+const only = arg("only");
 const load = Deno.loadavg?.()[0];
 console.log(`Outbox, ${N} jobs (load average ${load?.toFixed(1) ?? "?"})`);
 let t = performance.now();
-const pglite = await openPglite("memory://");
-console.log(`PGlite opened in ${ms(t)} ms`);
-await measure("PGlite (one process)", pglite, pglite);
-await pglite.close();
+if (only !== "postgres") {
+  const pglite = await openPglite("memory://");
+  console.log(`PGlite opened in ${ms(t)} ms`);
+  await measure("PGlite (one process)", pglite, pglite);
+  await pglite.close();
+}
 
 const adminUrl = Deno.env.get("DATABASE_URL");
-if (adminUrl) {
+if (only === "pglite") {
+  // PostgreSQL not asked for.
+} else if (adminUrl) {
   await withHostedDatabase(adminUrl, "bench_outbox", async (url) => {
     const one = openPostgres(url, { max: 10 });
     const two = openPostgres(url, { max: 10 });

@@ -2,7 +2,7 @@
 // has a handler for (one statement: lease + `for update skip locked`, so that several instances share
 // the work and none runs a job another holds), runs each job's handler, one after the other, then
 // settles it:
-//   * the handler returned: done — for a handler that works outside any transaction (`run`: outside
+//   * the handler returned: done (settled at once, while the next job's handler starts) — for a handler that works outside any transaction (`run`: outside
 //     services), in a statement of its own; for one that works in the database only
 //     (`runInTransaction`), in the handler's own transaction, so that its writes and the job's end
 //     commit together: exactly once;
@@ -91,31 +91,39 @@ export function outboxQueue(handlers: OutboxHandler<any>[], options: OutboxQueue
     async drain(deps: Deps) {
       if (queues.length === 0) return 0;
       const jobs = await claimJobs(deps.db, queues, leases, workerId, batch);
+      // Each job is settled as soon as its handler returns; the next handler does not wait for that
+      // statement (on PostgreSQL it runs on another connection of the pool), the next claim does.
+      const settling: Promise<void>[] = [];
       for (const job of jobs) {
-        try {
-          await runJob(deps, byQueue.get(job.queue)!, job, workerId);
-        } catch (error) {
+        const unsettled = (error: unknown) =>
           // Settling failed (database unreachable): the job stays running until its lease lapses,
           // then it is claimed again. The rest of the batch goes on.
-          await deps.logger.error("outbox", `Tâche non enregistrée (${job.queue})`, {
+          deps.logger.error("outbox", `Tâche non enregistrée (${job.queue})`, {
             jobId: job.id,
             error: String(error),
           });
+        try {
+          settling.push(
+            (await runJob(deps, byQueue.get(job.queue)!, job, workerId)).settled.catch(unsettled),
+          );
+        } catch (error) {
+          await unsettled(error);
         }
       }
+      await Promise.all(settling);
       return jobs.length;
     },
   };
 }
 
+/** Runs the job's handler; returns its settling, under way (wrapped: an async function would wait for
+ * a promise it returns). */
 async function runJob(
   deps: Deps,
   handler: OutboxHandler<Record<string, unknown>>,
   job: OutboxJob,
   workerId: string,
-): Promise<void> {
-  let failure: { error: unknown } | null = null;
-  let held = true;
+): Promise<{ settled: Promise<void> }> {
   try {
     if (handler.runInTransaction) {
       await transactionAs(deps.db, WORKER, async (tx) => {
@@ -123,41 +131,48 @@ async function runJob(
         // Another instance took the job (lease lapsed): its run counts, this one rolls back.
         if (!(await completeJobIn(tx, job.id, workerId))) throw new LeaseLost();
       });
-    } else {
-      await handler.run!(deps, job);
-      held = await completeJob(deps.db, job.id, workerId);
+      return { settled: Promise.resolve() };
     }
+    await handler.run!(deps, job);
   } catch (error) {
-    if (error instanceof LeaseLost) held = false;
-    else failure = { error };
+    if (error instanceof LeaseLost) return { settled: lapsed(deps, job) };
+    return { settled: settleFailure(deps, handler, job, workerId, error) };
   }
-  if (!failure) {
-    if (!held) await lapsed(deps, job);
-    return;
-  }
-  const outcome = outcomeOf(failure.error, job.attempts, job.maxAttempts, handler.backoff ?? DEFAULT_BACKOFF);
-  const text = errorText(failure.error);
-  if (outcome.kind === "fail") {
-    if (!(await failJob(deps.db, job.id, workerId, text))) return await lapsed(deps, job);
-    await deps.logger.error("outbox", `Tâche abandonnée (${job.queue})`, {
-      jobId: job.id,
-      queue: job.queue,
-      key: job.key,
-      attempts: job.attempts,
-      error: text,
-    });
-    try {
-      await handler.onDeadLetter?.(deps, job, failure.error);
-    } catch (error) {
-      await deps.logger.error("outbox", `Suite d'une tâche abandonnée en échec (${job.queue})`, {
-        jobId: job.id,
-        error: String(error),
-      });
+  return {
+    settled: completeJob(deps.db, job.id, workerId).then((held) => held ? undefined : lapsed(deps, job)),
+  };
+}
+
+async function settleFailure(
+  deps: Deps,
+  handler: OutboxHandler<Record<string, unknown>>,
+  job: OutboxJob,
+  workerId: string,
+  error: unknown,
+): Promise<void> {
+  const outcome = outcomeOf(error, job.attempts, job.maxAttempts, handler.backoff ?? DEFAULT_BACKOFF);
+  const text = errorText(error);
+  if (outcome.kind === "retry") {
+    if (!(await retryJob(deps.db, job.id, workerId, text, outcome.delaySeconds, outcome.countAttempt))) {
+      await lapsed(deps, job);
     }
     return;
   }
-  if (!(await retryJob(deps.db, job.id, workerId, text, outcome.delaySeconds, outcome.countAttempt))) {
-    await lapsed(deps, job);
+  if (!(await failJob(deps.db, job.id, workerId, text))) return await lapsed(deps, job);
+  await deps.logger.error("outbox", `Tâche abandonnée (${job.queue})`, {
+    jobId: job.id,
+    queue: job.queue,
+    key: job.key,
+    attempts: job.attempts,
+    error: text,
+  });
+  try {
+    await handler.onDeadLetter?.(deps, job, error);
+  } catch (caught) {
+    await deps.logger.error("outbox", `Suite d'une tâche abandonnée en échec (${job.queue})`, {
+      jobId: job.id,
+      error: String(caught),
+    });
   }
 }
 
