@@ -41,6 +41,7 @@ import { dealShowRoutes } from "./deal_show.tsx";
 import { partnerPublicRoutes } from "./partner_public.tsx";
 import { customerPageRoutes } from "./customer_pages.tsx";
 import { quotePaymentRoutes } from "./quote_payment.tsx";
+import { outboxApiRoutes } from "./outbox_api.ts";
 
 export const UNEXPECTED_ERROR = "Une erreur inattendue s'est produite, veuillez réessayer";
 
@@ -122,6 +123,7 @@ export async function createApp(deps: Deps): Promise<Hono<AppEnv>> {
   app.route("/bar", partnerPublicRoutes);
   app.route("/dashboard/client", customerPageRoutes);
   app.route("/devis", quotePaymentRoutes);
+  app.route("/api/admin/outbox", outboxApiRoutes);
 
   const respond = (c: Ctx, error: AppError, status = error.status) => {
     if (wantsJson(c)) {

@@ -7,6 +7,10 @@ import { crmQueue } from "../crm/queue.ts";
 import { hubspotFromConfig } from "../integrations/hubspot.ts";
 import { billingQueue } from "../billing/queue.ts";
 import { refundsQueue, simulatedSettlementQueue } from "../payments/queues.ts";
+import { type OutboxHandler, outboxQueue } from "../outbox/worker.ts";
+
+/** The handler of each queue of the one outbox (lib/outbox/), by queue name. */
+export const OUTBOX_HANDLERS: OutboxHandler[] = [];
 
 export function outboxQueues(config: Config): Queue[] {
   // Always: deal emails, invoices and credit notes for recorded payments, refunds to the provider,
@@ -17,5 +21,7 @@ export function outboxQueues(config: Config): Queue[] {
   // Without a HubSpot token, CRM events stay pending in crm_outbox (delivered once a token is set).
   const hubspot = hubspotFromConfig(config);
   if (hubspot) queues.push(crmQueue(hubspot));
+  // The outbox: every job enqueued with lib/outbox/enqueue.ts, run by its queue's handler.
+  queues.push(outboxQueue(OUTBOX_HANDLERS));
   return queues;
 }

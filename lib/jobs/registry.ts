@@ -30,6 +30,12 @@ export const JOBS: ScheduledJob[] = [
     sql: "select identity.purge_expired()",
   },
   {
+    name: "purge-outbox",
+    schedule: "17 * * * *",
+    description: "Supprime les tâches de la file de travail terminées depuis plus de 7 jours",
+    sql: "select public.purge_outbox()",
+  },
+  {
     name: "reconcile-payments",
     schedule: "*/10 * * * *",
     description: "Rattrape les paiements par carte réussis qu'aucun webhook ni retour client n'a enregistrés",
