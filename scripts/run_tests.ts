@@ -14,6 +14,8 @@ const CHROMIUM = "/usr/bin/chromium";
 const databaseUrl = Deno.env.get("DATABASE_URL") ?? "";
 const only = Deno.args; // e.g. `deno task test unit e2e`
 const wanted = (step: string) => only.length === 0 || only.includes(step);
+// HTTP_TEST_PATHS="tests/http/a_test.ts tests/http/b_test.ts" narrows the PostgreSQL step while working.
+const httpPaths = (Deno.env.get("HTTP_TEST_PATHS") ?? "tests/http/").split(/\s+/).filter(Boolean);
 
 interface Outcome {
   step: string;
@@ -78,7 +80,7 @@ if (databaseUrl && wanted("postgres")) {
       async (url) =>
         denoCounts(
           "HTTP tests (PostgreSQL, as a non-superuser owner)",
-          await deno(["test", "-A", "--quiet", "tests/http/"], { TEST_DATABASE_URL: url }),
+          await deno(["test", "-A", "--quiet", ...httpPaths], { TEST_DATABASE_URL: url }),
         ),
     ),
   );
