@@ -9,6 +9,7 @@ import { checkCocktailList } from "../lib/deals/use_cases/check_cocktail_list.ts
 import { dealHistory } from "../lib/deals/use_cases/deal_history.ts";
 import { getDeal } from "../lib/deals/use_cases/get_deal.ts";
 import { listDealsForAdmin, listOwnDeals } from "../lib/deals/use_cases/list_deals.ts";
+import { previewPartnerChange } from "../lib/deals/use_cases/partner_change.ts";
 import { refuseDeal } from "../lib/deals/use_cases/refuse_deal.ts";
 import { removeDeal } from "../lib/deals/use_cases/remove_deal.ts";
 import { requestQuote } from "../lib/deals/use_cases/request_quote.ts";
@@ -46,6 +47,10 @@ export const dealsApiRoutes = new Hono<AppEnv>()
     "/:id/cocktail-validation",
     async (c) => success(c, await checkCocktailList(c.var.deps, c.var.actor, idParam(c, "id", NOT_FOUND))),
   )
+  .get("/:id/partner-preview", async (c) => {
+    const id = idParam(c, "id", NOT_FOUND);
+    return success(c, await previewPartnerChange(c.var.deps, c.var.actor, id, c.req.query("company")));
+  })
   .patch("/:id", async (c) => {
     const { deal, message } = await updateDeal(
       c.var.deps,

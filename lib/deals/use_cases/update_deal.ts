@@ -21,11 +21,9 @@ import {
   transition,
 } from "../rules.ts";
 import {
-  companyCard,
   type DealChanges,
   type DealRow,
   findDeal,
-  isCompany,
   nameAction,
   queueNotification,
   refreshSearchText,
@@ -34,9 +32,9 @@ import {
 } from "../store.ts";
 import { type DealPatch, dealPatchSchema } from "../input.ts";
 import { MAP_INVALID, parseMapEmbed } from "../map.ts";
-import { loadDeviseurSettings, loadPricing } from "../settings_store.ts";
 import { readPayload } from "./read_payload.ts";
-import { generate, quoteRequestOf, totalsFor } from "./quote_lines.ts";
+import { totalsFor } from "./quote_lines.ts";
+import { partnerChangeOf } from "./partner_change.ts";
 import { check, locked, requireCocktails, requireSellerVatNumber, type UpdateResult } from "./workflow.ts";
 
 const ADMIN_ONLY: (keyof DealPatch)[] = [
@@ -88,25 +86,16 @@ export async function updateDeal(deps: Deps, actor: Actor, id: number, body: unk
         : typeof patch.company === "string"
         ? patch.company
         : patch.company.id;
-      if (companyId && !(await isCompany(tx, companyId))) {
-        throw new AppError("validation", "Partenaire introuvable.", { company: "Partenaire introuvable." });
-      }
+      const change = await partnerChangeOf(tx, deal, companyId, parameters);
       changes.companyId = companyId;
-      // A newly assigned partner prices the quote with its own grid, while nothing was sent yet.
-      if (companyId && (deal.status === "start" || deal.status === "new")) {
-        const priced = generate(
-          await loadPricing(tx, companyId),
-          quoteRequestOf(deal.properties, deal.settings),
-        );
-        lines = priced.lines;
-        calculations = priced.calculations;
+      if (change.priced) {
+        lines = change.priced.lines;
+        calculations = change.priced.calculations;
         changes.lines = lines;
         changes.calculations = calculations;
       }
-      if (companyId) {
-        const card = await companyCard(tx, companyId);
-        const deviseur = await loadDeviseurSettings(tx);
-        parameters = { ...parameters, vat: card?.vatExemption ? 0 : deviseur.vatRate };
+      if (change.parameters) {
+        parameters = change.parameters;
         changes.parameters = parameters;
       }
       action = "change_partner";
