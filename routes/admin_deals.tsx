@@ -8,7 +8,7 @@ import { deviseurScreen, getSetting } from "../lib/deals/use_cases/get_setting.t
 import type { PricingConfig } from "../lib/deals/pricing.ts";
 import { renderDashboardPage } from "../components/layout/render.tsx";
 import { AdminDealsListPage } from "../components/deals/list/pages.tsx";
-import { listQueryOf, listRow, nonEmptyParams } from "../components/deals/list/rows.ts";
+import { listQueryOf, nonEmptyParams, rowFromItem } from "../components/deals/list/rows.ts";
 import { AdminPricingPage, AdminSettingsPage } from "../components/deals/settings/pages.tsx";
 import { DEVISEUR_KEYS, PRICING_KEY } from "../components/deals/settings/keys.ts";
 
@@ -22,7 +22,7 @@ export const adminDealRoutes = new Hono<AppEnv>()
       c,
       "Devis",
       <AdminDealsListPage
-        rows={result.items.map(listRow)}
+        rows={result.items.map(rowFromItem)}
         total={result.total}
         query={listQueryOf(params, result)}
       />,

@@ -18,6 +18,7 @@ import { sendToPartner } from "../lib/deals/use_cases/send_to_partner.ts";
 import { updateDeal } from "../lib/deals/use_cases/update_deal.ts";
 import { validateAvailability } from "../lib/deals/use_cases/validate_availability.ts";
 import { DEAL_MESSAGES } from "../lib/deals/rules.ts";
+import { dealListPayload } from "../lib/deals/payload.ts";
 import { recordManualPayment } from "../lib/payments/use_cases/manual_payment.ts";
 
 const NOT_FOUND = DEAL_MESSAGES.notFound;
@@ -31,9 +32,10 @@ export const dealsApiRoutes = new Hono<AppEnv>()
   .get("/index", async (c) => {
     const actor = c.var.actor;
     if (actor.kind === "user" && actor.user.type === "Admin") {
-      return success(c, await listDealsForAdmin(c.var.deps, actor, c.req.query()));
+      const page = await listDealsForAdmin(c.var.deps, actor, c.req.query());
+      return success(c, { ...page, items: page.items.map(dealListPayload) });
     }
-    return success(c, await listOwnDeals(c.var.deps, actor));
+    return success(c, (await listOwnDeals(c.var.deps, actor)).map(dealListPayload));
   })
   .get(
     "/get/:id",

@@ -7,14 +7,14 @@ import { listOwnDeals } from "../lib/deals/use_cases/list_deals.ts";
 import { ownCatalogue, partnerPricingForEdit } from "../lib/deals/use_cases/own_settings.ts";
 import { renderDashboardPage } from "../components/layout/render.tsx";
 import { PartnerDealsPage } from "../components/deals/list/pages.tsx";
-import { listRow } from "../components/deals/list/rows.ts";
+import { rowFromItem } from "../components/deals/list/rows.ts";
 import { PartnerCocktailsPage, PartnerPricingPage } from "../components/deals/settings/pages.tsx";
 
 export const partnerPageRoutes = new Hono<AppEnv>()
   .use(requireUser("page", ["Company"]))
   .get("/devis", async (c) => {
     const deals = await listOwnDeals(c.var.deps, c.var.actor);
-    return renderDashboardPage(c, "Mes devis", <PartnerDealsPage rows={deals.map(listRow)} />);
+    return renderDashboardPage(c, "Mes devis", <PartnerDealsPage rows={deals.map(rowFromItem)} />);
   })
   .get("/grille-tarifaire", async (c) => {
     const { config, own } = await partnerPricingForEdit(c.var.deps, c.var.actor);

@@ -244,10 +244,9 @@ export interface DealListPayload {
   depositOffered: boolean;
 }
 
-export function dealListPayload(item: DealListItem, viewer: Viewer): DealListPayload {
+export function dealListPayload(item: DealListItem): DealListPayload {
   return {
     ...item,
-    hubspotId: viewer === "Admin" ? item.hubspotId : null,
     statusLabel: STATUS_LABELS[item.status],
     totalHt: centsToEuros(item.totalHt),
     createdAt: unix(item.createdAt)!,

@@ -135,7 +135,10 @@ class Backstage {
   }
 
   /** The deal as the admin reads it (amounts in euros). */
-  async deal(id: number): Promise<{ totals: { totalInvoiceByPartner: number; totalTTC: number } }> {
+  async deal(id: number): Promise<{
+    company: { id: string } | null;
+    totals: { totalInvoiceByPartner: number; totalTTC: number };
+  }> {
     const admin = await this.as(DEMO.admin.email);
     const answer = await admin.get(`/api/deal/get/${id}`);
     expect(answer.status()).toBe(200);
@@ -195,6 +198,9 @@ async function giveToPartner(page: Page, row: Locator, id: number): Promise<void
   await expect(choice).toHaveCount(1);
   await expect(choice).toContainText(DEMO.partner.email);
   await choice.click();
+  // The change waits for the admin's confirmation, with the total the server computes.
+  await expect(dialog.getByTestId("partner-preview")).toBeVisible();
+  await dialog.getByRole("button", { name: "Confirmer le changement" }).click();
   await expect(dialog).toBeHidden();
   await expect(notice(page)).toHaveText(`Le partenaire du devis est maintenant ${PARTNER_NAME}.`);
   await expect(row.getByTestId("deal-partner")).toHaveText(PARTNER_NAME);
@@ -341,6 +347,61 @@ test.describe("Back-office (1280 px)", () => {
     await expect(amountCell(row), "le montant HT du devis recalculé, sans recharger la page").toHaveText(
       euros(after),
     );
+  });
+
+  test("'Changer de partenaire' demande confirmation en montrant le nouveau montant calculé par le serveur", async ({ page }) => {
+    const deal = await backstage.requestDeal();
+    const before = (await backstage.deal(deal.id)).totals;
+    await loginThroughForm(page, DEMO.admin.email);
+    await openMenu(page, "Devis", "/dashboard/admin/devis");
+    const row = await searchAdminList(page, deal.lastname);
+    await expect(amountCell(row)).toHaveText(euros(before.totalInvoiceByPartner));
+
+    const pick = async () => {
+      await row.getByRole("button", { name: `Plus d'actions pour le devis #${deal.id}` }).click();
+      await page.getByRole("menuitem", { name: "Changer de partenaire" }).click();
+      const dialog = page.getByRole("dialog", { name: "Changer de partenaire" });
+      await dialog.getByRole("searchbox", { name: "Rechercher un partenaire par nom ou email" }).fill(
+        DEMO.partner.email,
+      );
+      await dialog.getByRole("button", { name: new RegExp(PARTNER_NAME) }).click();
+      return dialog;
+    };
+
+    // A tap on the partner only asks: the current and the new totals, nothing changed yet.
+    let dialog = await pick();
+    await expect(dialog.getByTestId("partner-confirmation")).toContainText(
+      `Nouveau partenaire : ${PARTNER_NAME}`,
+    );
+    await expect(dialog).toContainText("Le devis sera recalculé avec la grille tarifaire de ce partenaire.");
+    const ht = dialog.getByTestId("partner-preview-ht");
+    await expect(ht).toContainText(euros(before.totalInvoiceByPartner));
+    const announced = await ht.textContent();
+    const announcedTtc = await dialog.getByTestId("partner-preview-ttc").textContent();
+    expect((await backstage.deal(deal.id)).company, "rien n'est changé avant la confirmation").toBeNull();
+
+    // 'Retour' goes back to the partners; closing the dialog changes nothing either.
+    await dialog.getByRole("button", { name: "Retour" }).click();
+    await expect(dialog.getByTestId("partner-options")).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    const untouched = await backstage.deal(deal.id);
+    expect(untouched.company).toBeNull();
+    expect(untouched.totals).toEqual(before);
+    await expect(row.getByTestId("deal-partner")).toHaveText("Aucun partenaire");
+
+    // Confirmed: the deal gets exactly the totals announced.
+    dialog = await pick();
+    await expect(dialog.getByTestId("partner-preview-ht")).toHaveText(announced!);
+    await dialog.getByRole("button", { name: "Confirmer le changement" }).click();
+    await expect(dialog).toBeHidden();
+    await expect(notice(page)).toHaveText(`Le partenaire du devis est maintenant ${PARTNER_NAME}.`);
+    const after = (await backstage.deal(deal.id)).totals;
+    expect(after.totalInvoiceByPartner).not.toBe(before.totalInvoiceByPartner);
+    expect(announced).toBe(`${euros(before.totalInvoiceByPartner)} → ${euros(after.totalInvoiceByPartner)}`);
+    expect(announcedTtc).toBe(`${euros(before.totalTTC)} → ${euros(after.totalTTC)}`);
+    await expect(amountCell(row)).toHaveText(euros(after.totalInvoiceByPartner));
+    await expect(row.getByTestId("deal-partner")).toHaveText(PARTNER_NAME);
   });
 
   test(

@@ -10,10 +10,11 @@ import { systemQuery } from "../support/db.ts";
 import { DEFAULT_COMMISSION_TIERS, DEFAULT_PRICING, type PricingConfig } from "../../lib/deals/pricing.ts";
 import {
   DEFAULT_LIST_QUERY,
-  listRow,
   paidOf,
   queryString,
   rangeLabel,
+  rowFromItem,
+  rowFromJson,
 } from "../../components/deals/list/rows.ts";
 
 const ADMIN = "admin@example.fr";
@@ -141,7 +142,7 @@ function sideMenu(html: string): string {
 // ---------------------------------------------------------------------------------------------------
 // The list's pure pieces.
 
-Deno.test("list rows: the store's item, its JSON, and the API's units all give cents and unix seconds", () => {
+Deno.test("list rows: the use case's item and the API's JSON both give cents and unix seconds", () => {
   const stored = {
     id: 7,
     token: "t",
@@ -160,16 +161,11 @@ Deno.test("list rows: the store's item, its JSON, and the API's units all give c
     totalAmountPaid: null,
   };
   const expected = { ...stored, createdAt: 1795255200 };
-  assertEquals(listRow(stored), expected);
+  assertEquals(rowFromItem(stored), expected, "the list use cases' item: cents and a Date");
   assertEquals(
-    listRow(JSON.parse(JSON.stringify(stored))),
+    rowFromJson({ ...stored, createdAt: 1795255200, totalHt: 1234.56, depositAmount: 300.5 }),
     expected,
-    "the store's item as JSON (an ISO date): cents",
-  );
-  assertEquals(
-    listRow({ ...stored, createdAt: 1795255200, totalHt: 1234.56, depositAmount: 300.5 }),
-    expected,
-    "as the list use cases and GET /api/deal/index answer it: euros and unix seconds",
+    "as GET /api/deal/index answers it: euros and unix seconds",
   );
   assertEquals(paidOf(expected), { label: "Acompte payé", cents: 30050 });
   assertEquals(paidOf({ depositAmount: 30050, totalAmountPaid: 123456 }), { label: "Payé", cents: 123456 });

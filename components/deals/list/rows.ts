@@ -1,5 +1,6 @@
 // The deals lists' data, pure (the admin list island and the server pages share it): one row shape
-// that is safe to pass as island props (cents, unix seconds, ISO dates), the admin list's query and
+// that is safe to pass as island props (cents, unix seconds, ISO dates) built from the server's items in
+// cents or from the API's JSON in euros (two functions: the unit is never guessed), the admin list's query and
 // its URL form, and the labels of its sort options.
 import type { DealStatus } from "../../../lib/deals/rules.ts";
 import { eurosToCents } from "../../../lib/money.ts";
@@ -33,13 +34,9 @@ export interface DealListRow {
   depositOffered?: boolean;
 }
 
-/** A list item as every caller passes it: the list use cases' answer (lib/deals/payload.ts
- * DealListPayload: amounts in euros, `createdAt` in unix seconds), given directly by the server pages
- * (routes/admin_deals.tsx, routes/partner_pages.tsx) and as GET /api/deal/index's JSON by the admin
- * list island; listRow converts the euros back to cents. A numeric `createdAt` is what marks euros: the
- * store's own item (lib/deals/store.ts DealListItem: cents, `createdAt` a Date or its ISO string) is
- * read as cents, though no caller passes it any more. */
-export interface ListItemInput {
+/** A list item in cents, as the list use cases give it to the server pages (lib/deals/store.ts
+ * DealListItem, its hubspotId already hidden from non-admins). */
+export interface ListItem {
   id: number;
   token: string;
   name: string;
@@ -48,8 +45,9 @@ export interface ListItemInput {
   serviceDate: string | null;
   guests: number | null;
   eventType: string | null;
+  /** Cents HT. */
   totalHt: number;
-  createdAt: Date | string | number;
+  createdAt: Date;
   customerName: string | null;
   companyId: string | null;
   companyName: string | null;
@@ -60,13 +58,31 @@ export interface ListItemInput {
   depositOffered?: boolean;
 }
 
-export function listRow(item: ListItemInput): DealListRow {
-  const inEuros = typeof item.createdAt === "number";
-  const money = (value: number | null): number | null =>
-    value == null ? null : inEuros ? eurosToCents(value) ?? Math.round(value * 100) : value;
-  const createdAt = typeof item.createdAt === "number"
-    ? item.createdAt
-    : Math.floor(new Date(item.createdAt).getTime() / 1000);
+/** A list item as GET /api/deal/index answers it (lib/deals/payload.ts DealListPayload): the spec's
+ * units, euros and unix seconds. */
+export interface ListItemJson extends Omit<ListItem, "createdAt"> {
+  /** Euros HT. */
+  totalHt: number;
+  /** Unix seconds. */
+  createdAt: number;
+}
+
+/** The row of a list item in cents (the server pages' first render). */
+export function rowFromItem(item: ListItem): DealListRow {
+  return rowOf(item, Math.floor(item.createdAt.getTime() / 1000), (cents) => cents);
+}
+
+/** The row of an item of GET /api/deal/index's JSON (the admin list island's pages): euros → cents. */
+export function rowFromJson(item: ListItemJson): DealListRow {
+  return rowOf(item, item.createdAt, (euros) => eurosToCents(euros) ?? Math.round(euros * 100));
+}
+
+function rowOf(
+  item: Omit<ListItem, "createdAt">,
+  createdAt: number,
+  cents: (amount: number) => number,
+): DealListRow {
+  const money = (value: number | null) => value == null ? null : cents(value);
   return {
     id: item.id,
     token: item.token,
@@ -76,7 +92,7 @@ export function listRow(item: ListItemInput): DealListRow {
     serviceDate: item.serviceDate ? String(item.serviceDate).slice(0, 10) : null,
     guests: item.guests,
     eventType: item.eventType,
-    totalHt: money(item.totalHt) ?? 0,
+    totalHt: cents(item.totalHt),
     createdAt,
     customerName: item.customerName ?? "",
     companyId: item.companyId,

@@ -1,11 +1,11 @@
 // The lists of deals: every deal for admins (searched, paged, sorted), and 'Mes devis' of a partner or
-// a customer (what RLS shows them).
+// a customer (what RLS shows them). Items in cents; the API turns them into euros at its edge
+// (lib/deals/payload.ts dealListPayload).
 import { type Actor, requireRole, transactionAs } from "../../actor.ts";
 import type { Deps } from "../../deps.ts";
 import { parseInput } from "../../validation.ts";
 import { DEAL_MESSAGES } from "../rules.ts";
-import { type AdminListQuery, listAllDeals, listVisibleDeals } from "../store.ts";
-import { type DealListPayload, dealListPayload } from "../payload.ts";
+import { type AdminListQuery, type DealListItem, listAllDeals, listVisibleDeals } from "../store.ts";
 import { listQuerySchema } from "../input.ts";
 
 const NOT_ALLOWED = { message: DEAL_MESSAGES.notAllowed };
@@ -14,7 +14,7 @@ export async function listDealsForAdmin(
   deps: Deps,
   actor: Actor,
   query: Record<string, string | undefined>,
-): Promise<{ items: DealListPayload[]; total: number; page: number; perPage: number }> {
+): Promise<{ items: DealListItem[]; total: number; page: number; perPage: number }> {
   const admin = requireRole(actor, "Admin", NOT_ALLOWED);
   const parsed = parseInput(listQuerySchema, query, "La recherche est invalide.");
   const q: AdminListQuery = {
@@ -28,7 +28,7 @@ export async function listDealsForAdmin(
   };
   const result = await transactionAs(deps.db, admin, (tx) => listAllDeals(tx, q));
   return {
-    items: result.items.map((d) => dealListPayload(d, "Admin")),
+    items: result.items,
     total: result.total,
     page: q.page,
     perPage: q.perPage,
@@ -36,8 +36,9 @@ export async function listDealsForAdmin(
 }
 
 /** A partner's deals ('Mes devis') or a customer's: what RLS shows them. */
-export async function listOwnDeals(deps: Deps, actor: Actor): Promise<DealListPayload[]> {
+export async function listOwnDeals(deps: Deps, actor: Actor): Promise<DealListItem[]> {
   const user = requireRole(actor, ["Company", "Customer"], NOT_ALLOWED);
   const items = await transactionAs(deps.db, user, (tx) => listVisibleDeals(tx));
-  return items.map((d) => dealListPayload(d, user.user.type));
+  // The HubSpot id is the admins' own.
+  return items.map((d) => ({ ...d, hubspotId: null }));
 }
