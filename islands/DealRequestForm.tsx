@@ -26,6 +26,7 @@ import {
   type RequestValues,
 } from "../components/deals/request/rules.ts";
 import { Estimate } from "../components/deals/request/Estimate.tsx";
+import { estimateFromJson, type RequestEstimateJson } from "../lib/deals/estimate.ts";
 
 export interface DealRequestFormProps {
   /** The server's date (YYYY-MM-DD): the earliest service date. */
@@ -136,13 +137,13 @@ export default function DealRequestForm(props: DealRequestFormProps) {
     setBusy(true);
     setFormError("");
     try {
-      const answer = await api<{ results: RequestOutcome }>(
+      const answer = await api<{ results: { token: string; estimate: RequestEstimateJson } }>(
         "POST",
         "/api/deal/request",
         requestPayload(values),
       );
       setSent(values);
-      setOutcome(answer.results);
+      setOutcome({ token: answer.results.token, estimate: estimateFromJson(answer.results.estimate) });
       toTop();
     } catch (error) {
       if (error instanceof ApiError && error.status < 500) {

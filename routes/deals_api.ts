@@ -19,6 +19,7 @@ import { updateDeal } from "../lib/deals/use_cases/update_deal.ts";
 import { validateAvailability } from "../lib/deals/use_cases/validate_availability.ts";
 import { DEAL_MESSAGES } from "../lib/deals/rules.ts";
 import { dealListPayload } from "../lib/deals/payload.ts";
+import { estimateToJson } from "../lib/deals/estimate.ts";
 import { recordManualPayment } from "../lib/payments/use_cases/manual_payment.ts";
 
 const NOT_FOUND = DEAL_MESSAGES.notFound;
@@ -26,7 +27,7 @@ const NOT_FOUND = DEAL_MESSAGES.notFound;
 export const dealsApiRoutes = new Hono<AppEnv>()
   .post("/request", async (c) => {
     const result = await requestQuote(c.var.deps, c.var.actor, clientOf(c), await readBody(c));
-    return success(c, result);
+    return success(c, { ...result, estimate: estimateToJson(result.estimate) });
   })
   .use(requireUser("api"))
   .get("/index", async (c) => {

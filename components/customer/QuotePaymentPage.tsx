@@ -27,7 +27,7 @@ const TYPE_LABELS = {
 
 export function QuotePaymentPage({ page, view }: { page: PublicDeal; view: DealShowView }) {
   const { deal, company } = page;
-  const type = quoteTypeOf(deal);
+  const type = quoteTypeOf(page);
   const detail = detailOf(deal, company?.vatExemption ?? false);
   const rows = detail.rows.map((row) =>
     row.label === PROJECT_MANAGEMENT ? { ...row, description: PROJECT_MANAGEMENT_DESCRIPTION } : row

@@ -27,7 +27,7 @@ import { TEST_CARDS } from "../../lib/payments/simulated.ts";
 import { recordProviderIntent } from "../../lib/payments/use_cases/record_card_payment.ts";
 import type { SimulatedProvider } from "../../lib/payments/simulated.ts";
 import { DEMO_TEST_CARDS } from "../../components/payments/test_cards.ts";
-import { documentLinks, paymentOptions } from "../../components/deals/show/view.ts";
+import { documentLinks, payableOf, paymentOptions } from "../../components/deals/show/view.ts";
 import type { DealPayload } from "../../lib/deals/payload.ts";
 import { dealShowRoutes } from "../../routes/deal_show.tsx";
 import { partnerPublicRoutes } from "../../routes/partner_public.tsx";
@@ -423,17 +423,22 @@ Deno.test("payment options and documents by payment stage (view.ts)", () => {
     paidAt: null,
     totalAmountPaid: null,
   } as unknown as DealPayload;
-  const types = (deal: Partial<DealPayload>) =>
-    paymentOptions({ ...base, ...deal } as DealPayload).map((o) => [o.type, o.amount]);
+  // The amounts in cents, as the server reads them from the deal (PublicDeal.cents).
+  const types = (deal: Partial<DealPayload>, depositAmount: number | null = null) =>
+    paymentOptions(
+      payableOf({
+        deal: { ...base, ...deal } as DealPayload,
+        cents: { totalTTC: 100000, depositAmount, totalAmountPaid: null },
+      }),
+    ).map((o) => [o.type, o.amount]);
   assertEquals(types({}), [["deposit", 30000], ["full", 100000]]);
   assertEquals(types({ settings: { ...base.settings, hasDeposit: false } }), [["full", 100000]]);
-  assertEquals(types({ status: "pay_partial", depositPaidAt: 1, depositAmount: 300 }), [[
-    "remaining",
-    70000,
-  ]]);
-  assertEquals(types({ status: "pay_total", depositPaidAt: 1, depositAmount: 300, paidAt: 2 }), []);
+  assertEquals(types({ status: "pay_partial", depositPaidAt: 1 }, 30000), [["remaining", 70000]]);
+  assertEquals(types({ status: "pay_partial" }), [], "pay_partial without a recorded deposit");
+  assertEquals(types({ status: "pay_total", depositPaidAt: 1, paidAt: 2 }, 30000), []);
   assertEquals(types({ status: "refused_client" }), []);
   assertEquals(types({ status: "win" }), []);
+  assertEquals(types({ status: "new" }), [], "not sent yet");
   const docs = (deal: Partial<DealPayload>) =>
     documentLinks({ ...base, ...deal } as DealPayload).map((d) => d.href);
   assertEquals(docs({}), [

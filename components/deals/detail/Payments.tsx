@@ -5,15 +5,10 @@
 // total TTC and deposit percentage, and stays the admin's to change. Below, for an admin, the payments
 // received and their refunds (PaymentLedger.tsx).
 import { useState } from "react";
-import {
-  DEAL_MESSAGES,
-  type DealAction,
-  depositPercentage,
-  transition,
-  wrongStatus,
-} from "../../../lib/deals/rules.ts";
-import { eurosToCents, percentOf, percentToBasisPoints } from "../../../lib/money.ts";
-import { euros, paidAtFr } from "../../../lib/deals/format.ts";
+import { DEAL_MESSAGES, type DealAction, transition, wrongStatus } from "../../../lib/deals/rules.ts";
+import { centsToEuros, eurosToCents, formatEuros } from "../../../lib/money.ts";
+import { depositAmountOf } from "../../../lib/payments/rules.ts";
+import { paidAtFr } from "../../../lib/deals/format.ts";
 import { Dialog } from "../../ui/Dialog.tsx";
 import { useDeal } from "./controller.tsx";
 import { dealApi } from "./requests.ts";
@@ -35,15 +30,32 @@ const ACTIONS: Record<PaymentKind, DealAction> = {
 };
 const AMOUNT_DECIMALS = "Veuillez saisir un montant valide (deux décimales au plus).";
 
-const cents = (amount: number | null | undefined) => (amount == null ? 0 : eurosToCents(amount) ?? 0);
+/** The deal's payment amounts in cents. The page's props and the deals API's answers carry the API's
+ * euros: they are read back here, once, and everything below computes in cents. */
+function paymentCents(deal: DealPayload) {
+  const cents = (amount: number | null | undefined) =>
+    amount == null ? null : eurosToCents(amount) ?? Math.round(amount * 100);
+  const depositAmount = cents(deal.depositAmount);
+  const totalAmountPaid = cents(deal.totalAmountPaid);
+  return {
+    totalTTC: cents(deal.totals.totalTTC) ?? 0,
+    depositAmount,
+    totalAmountPaid,
+    /** What was paid after the deposit. */
+    balance: (totalAmountPaid ?? 0) - (depositAmount ?? 0),
+  };
+}
 
-/** The amount the dialog suggests, in cents. */
+/** "1 234,50 €", or "—" when unknown. */
+const shown = (cents: number | null) => (cents == null ? "—" : formatEuros(cents));
+
+/** The amount the dialog suggests, in cents: the deposit by the payment rule, the rest of the total
+ * TTC after a deposit, or the total TTC. */
 function suggestedAmount(deal: DealPayload, kind: PaymentKind): number {
-  const ttc = cents(deal.totals.totalTTC);
-  const deposit = percentOf(ttc, percentToBasisPoints(depositPercentage(deal.settings)));
-  if (kind === "deposit") return deposit;
-  if (kind === "balance") return Math.max(ttc - cents(deal.depositAmount), 0);
-  return ttc;
+  const { totalTTC, depositAmount } = paymentCents(deal);
+  if (kind === "deposit") return depositAmountOf({ settings: deal.settings, totalTTC });
+  if (kind === "balance") return Math.max(totalTTC - (depositAmount ?? 0), 0);
+  return totalTTC;
 }
 
 /** The kinds of manual payment the deal's payment state offers (spec 001 §4). */
@@ -58,7 +70,7 @@ export function Payments() {
   const [kind, setKind] = useState<PaymentKind | null>(null);
   const depositPaid = deal.depositPaidAt !== null;
   const fullyPaid = deal.paidAt !== null;
-  const balance = (deal.totalAmountPaid ?? 0) - (deal.depositAmount ?? 0);
+  const paid = paymentCents(deal);
 
   return (
     <Section id="deal-payments" title="État des paiements" testId="deal-payments">
@@ -69,7 +81,7 @@ export function Payments() {
         <div class="text-sm" data-payment-state="deposit">
           <p class="font-semibold text-amber-800">Acompte payé — solde en attente</p>
           <p class="mt-1 text-slate-700">
-            Acompte de {euros(deal.depositAmount)} reçu le {paidAtFr(deal.depositPaidAt)}
+            Acompte de {shown(paid.depositAmount)} reçu le {paidAtFr(deal.depositPaidAt)}
           </p>
         </div>
       )}
@@ -81,21 +93,21 @@ export function Payments() {
               <dl class="mt-2 space-y-1" data-testid="payment-breakdown">
                 <div class="flex justify-between gap-2">
                   <dt class="text-slate-600">Acompte, le {paidAtFr(deal.depositPaidAt)}</dt>
-                  <dd class="tabular-nums">{euros(deal.depositAmount)}</dd>
+                  <dd class="tabular-nums">{shown(paid.depositAmount)}</dd>
                 </div>
                 <div class="flex justify-between gap-2">
                   <dt class="text-slate-600">Solde, le {paidAtFr(deal.paidAt)}</dt>
-                  <dd class="tabular-nums">{euros(balance)}</dd>
+                  <dd class="tabular-nums">{formatEuros(paid.balance)}</dd>
                 </div>
                 <div class="flex justify-between gap-2 border-t border-slate-100 pt-1 font-semibold">
                   <dt>Total reçu</dt>
-                  <dd class="tabular-nums">{euros(deal.totalAmountPaid)}</dd>
+                  <dd class="tabular-nums">{shown(paid.totalAmountPaid)}</dd>
                 </div>
               </dl>
             )
             : (
               <p class="mt-1 text-slate-700">
-                Paiement intégral de {euros(deal.totalAmountPaid)} reçu le {paidAtFr(deal.paidAt)}
+                Paiement intégral de {shown(paid.totalAmountPaid)} reçu le {paidAtFr(deal.paidAt)}
               </p>
             )}
         </div>
@@ -146,7 +158,7 @@ function ManualPaymentDialog({ kind, onClose }: { kind: PaymentKind; onClose: ()
     event.preventDefault();
     if (!positive || typed === null) return;
     setBusy(true);
-    const result = await run(() => dealApi.act(deal.id, "payments", { kind, amount: typed / 100 }), {
+    const result = await run(() => dealApi.act(deal.id, "payments", { kind, amount: centsToEuros(typed) }), {
       error: DEAL_MESSAGES.saveError,
     });
     setBusy(false);

@@ -1,12 +1,11 @@
 // The instant estimate shown once a quote request is sent (by the island, or by the page when the
 // form was posted without JavaScript): the request in brief, the priced lines with the 'Gestion de
-// projet' line, totals HT and TTC, the price per person, and what happens next.
+// projet' line, totals HT and TTC, the price per person, and what happens next. Amounts in cents, all
+// computed by the server's quote engine.
 import { durationLabel } from "../../../lib/deals/rules.ts";
-import { euros, isoDateFr, numberFr } from "../../../lib/deals/format.ts";
-import { centsToEuros, eurosToCents } from "../../../lib/money.ts";
+import { isoDateFr, numberFr } from "../../../lib/deals/format.ts";
+import { formatEuros } from "../../../lib/money.ts";
 import type { RequestOutcome, RequestValues } from "./rules.ts";
-
-const cents = (amount: number) => eurosToCents(amount) ?? Math.round(amount * 100);
 
 function plural(n: number, one: string, many: string): string {
   return `${numberFr(n)} ${n > 1 ? many : one}`;
@@ -19,10 +18,6 @@ export function Estimate({ outcome, values, onRestart }: {
   onRestart?: () => void;
 }) {
   const { estimate } = outcome;
-  const linesTotal = estimate.lines.reduce((sum, line) => sum + cents(line.totalCost), 0);
-  // The quote's total HT is the partner's lines plus half the management fee ('Gestion de projet').
-  const projectManagement = cents(estimate.totalHT) - linesTotal;
-  const vat = cents(estimate.totalTTC) - cents(estimate.totalHT);
   const duration = Number(values.duree_2_service);
   const facts = [
     values.type_d_evenement,
@@ -67,7 +62,7 @@ export function Estimate({ outcome, values, onRestart }: {
           <div class="rounded-xl bg-brand-50 px-2 py-3">
             <dt class="text-xs text-slate-600">Par personne HT</dt>
             <dd class="text-xl font-extrabold text-brand-700" data-testid="estimate-per-person">
-              {euros(estimate.pricePerPerson)}
+              {formatEuros(estimate.pricePerPerson)}
             </dd>
           </div>
         </dl>
@@ -86,17 +81,17 @@ export function Estimate({ outcome, values, onRestart }: {
                 <td class="py-2 pr-3">
                   <span class="font-medium">{line.label}</span>
                   <span class="block text-xs text-slate-500">
-                    {numberFr(line.qty)} × {euros(line.unitCost)}
+                    {numberFr(line.qty)} × {formatEuros(line.unitCost)}
                   </span>
                 </td>
-                <td class="whitespace-nowrap py-2 text-right tabular-nums">{euros(line.totalCost)}</td>
+                <td class="whitespace-nowrap py-2 text-right tabular-nums">{formatEuros(line.totalCost)}</td>
               </tr>
             ))}
-            {projectManagement > 0 && (
+            {estimate.projectManagement > 0 && (
               <tr class="border-b border-slate-100">
                 <td class="py-2 pr-3 font-medium">Gestion de projet</td>
                 <td class="whitespace-nowrap py-2 text-right tabular-nums">
-                  {euros(centsToEuros(projectManagement))}
+                  {formatEuros(estimate.projectManagement)}
                 </td>
               </tr>
             )}
@@ -105,12 +100,12 @@ export function Estimate({ outcome, values, onRestart }: {
             <tr>
               <th scope="row" class="pt-3 text-left font-semibold">Total HT</th>
               <td class="pt-3 text-right font-semibold tabular-nums" data-testid="estimate-total-ht">
-                {euros(estimate.totalHT)}
+                {formatEuros(estimate.totalHT)}
               </td>
             </tr>
             <tr class="text-slate-600">
               <th scope="row" class="py-1 text-left font-normal">TVA</th>
-              <td class="py-1 text-right tabular-nums">{euros(centsToEuros(vat))}</td>
+              <td class="py-1 text-right tabular-nums">{formatEuros(estimate.vatAmount)}</td>
             </tr>
             <tr class="text-lg">
               <th scope="row" class="pt-1 text-left font-extrabold">Total TTC</th>
@@ -118,7 +113,7 @@ export function Estimate({ outcome, values, onRestart }: {
                 class="pt-1 text-right font-extrabold text-brand-700 tabular-nums"
                 data-testid="estimate-total-ttc"
               >
-                {euros(estimate.totalTTC)}
+                {formatEuros(estimate.totalTTC)}
               </td>
             </tr>
           </tfoot>

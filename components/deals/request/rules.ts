@@ -7,6 +7,7 @@
 import { DURATIONS_MINUTES, EVENT_TYPES, START_TIMES } from "../../../lib/deals/rules.ts";
 import { isEmailShape, isPhoneLike, PHONE_INVALID, REQUIRED } from "../../../lib/accounts/rules.ts";
 import type { RecipeType } from "../../../lib/deals/pricing.ts";
+import type { RequestEstimate } from "../../../lib/deals/estimate.ts";
 
 /** What the form holds: text for the inputs, as the user typed it. */
 export interface RequestValues {
@@ -227,16 +228,7 @@ export function valuesFromForm(body: Record<string, unknown>): RequestValues {
   };
 }
 
-/** The estimate as POST /api/deal/request answers it (euros). */
-export interface RequestEstimate {
-  nbCocktails: number;
-  staff: number;
-  totalHT: number;
-  totalTTC: number;
-  pricePerPerson: number;
-  lines: { label: string; qty: number; unitCost: number; totalCost: number }[];
-}
-
+/** The request's answer: its deal's token and the estimate in cents (lib/deals/estimate.ts). */
 export interface RequestOutcome {
   token: string;
   estimate: RequestEstimate;

@@ -12,14 +12,13 @@ import {
   durationLabel,
   REFUSED_STATUSES,
 } from "../../../lib/deals/rules.ts";
-import { eurosToCents } from "../../../lib/money.ts";
 import { euros, isoDateFr, numberFr } from "../../../lib/deals/format.ts";
 import {
-  depositAmountOf,
-  PAYABLE_STATUSES,
+  type PayableDeal,
   PAYMENT_MESSAGES,
   paymentStage,
   type PaymentType,
+  planPayment,
   type QuotePaymentType,
   quotePaymentType,
 } from "../../../lib/payments/rules.ts";
@@ -50,8 +49,6 @@ const num = (value: unknown): number => {
   const n = typeof value === "number" ? value : Number(String(value ?? "").replace(",", "."));
   return Number.isFinite(n) ? n : 0;
 };
-
-const cents = (value: number | null | undefined) => (value == null ? 0 : eurosToCents(value) ?? 0);
 
 /** The date of the service: "12/06/2027", or 'Date à confirmer'. */
 function serviceDateLabel(properties: Record<string, unknown>): string {
@@ -88,56 +85,61 @@ export function facts(deal: DealPayload): Fact[] {
   ];
 }
 
-/** The quote payment page's type (deposit, balance, total, paid), from the deal as shown. */
-export function quoteTypeOf(deal: DealPayload): QuotePaymentType {
-  return quotePaymentType({
+/** The deal's payment state with its amounts in cents, as the server read them: what the payment rules
+ * (lib/payments/rules.ts) take. */
+export function payableOf(page: Pick<PublicDeal, "deal" | "cents">): PayableDeal {
+  const { deal, cents } = page;
+  return {
     status: deal.status,
     settings: deal.settings,
-    totalTTC: cents(deal.totals.totalTTC),
-    depositAmount: deal.depositAmount == null ? null : cents(deal.depositAmount),
-    totalAmountPaid: deal.totalAmountPaid == null ? null : cents(deal.totalAmountPaid),
+    totalTTC: cents.totalTTC,
+    depositAmount: cents.depositAmount,
+    totalAmountPaid: cents.totalAmountPaid,
     depositPaidAt: deal.depositPaidAt !== null,
     paidAt: deal.paidAt !== null,
-  });
+  };
 }
 
-/** The payments open now: deposit and total before anything is paid (deposit unless the deal has
- * none), the remaining balance after a deposit, nothing once paid, refused or not payable. */
-export function paymentOptions(deal: DealPayload): PaymentOption[] {
-  if (REFUSED_STATUSES.includes(deal.status) || !PAYABLE_STATUSES.includes(deal.status)) return [];
-  const total = cents(deal.totals.totalTTC);
-  if (total <= 0) return [];
-  const type = quoteTypeOf(deal);
-  if (type === "paid") return [];
-  if (type === "balance") {
-    const remaining = total - cents(deal.depositAmount);
-    return remaining > 0
+/** The quote payment page's type (deposit, balance, total, paid), from the deal as shown. */
+export function quoteTypeOf(page: Pick<PublicDeal, "deal" | "cents">): QuotePaymentType {
+  return quotePaymentType(payableOf(page));
+}
+
+/** The payments open now, as the server will charge them (planPayment): deposit and total before
+ * anything is paid (deposit unless the deal has none), the remaining balance after a deposit, nothing
+ * once paid, refused or not payable. */
+export function paymentOptions(deal: PayableDeal): PaymentOption[] {
+  if (deal.depositPaidAt) {
+    const balance = planPayment(deal, "remaining");
+    return balance.ok
       ? [{
         type: "remaining",
         label: "Régler le solde",
-        amount: remaining,
+        amount: balance.amount,
         loginMessage: PAYMENT_MESSAGES.loginForBalance,
       }]
       : [];
   }
-  // Not paid yet; 'pay_partial' without a recorded deposit is not payable by card (lib/payments/rules.ts).
-  if (deal.status === "pay_partial") return [];
-  const full: PaymentOption = {
-    type: "full",
-    label: "Régler la totalité",
-    amount: total,
-    loginMessage: PAYMENT_MESSAGES.loginForTotal,
-  };
-  if (type === "total") return [full];
-  return [
-    {
+  const options: PaymentOption[] = [];
+  const deposit = planPayment(deal, "deposit");
+  if (deposit.ok) {
+    options.push({
       type: "deposit",
       label: `Régler l'acompte (${depositPercentage(deal.settings)} %)`,
-      amount: depositAmountOf({ settings: deal.settings, totalTTC: total }),
+      amount: deposit.amount,
       loginMessage: PAYMENT_MESSAGES.loginForDeposit,
-    },
-    full,
-  ];
+    });
+  }
+  const full = planPayment(deal, "full");
+  if (full.ok) {
+    options.push({
+      type: "full",
+      label: "Régler la totalité",
+      amount: full.amount,
+      loginMessage: PAYMENT_MESSAGES.loginForTotal,
+    });
+  }
+  return options;
 }
 
 const DOWNLOAD = "/api/customer/deal/download";
@@ -188,7 +190,7 @@ export function dealShowView(page: PublicDeal): DealShowView {
   const { relation, deal } = page;
   const isCustomer = relation === "customer";
   const refused = REFUSED_STATUSES.includes(deal.status);
-  const options = refused ? [] : paymentOptions(deal);
+  const options = refused ? [] : paymentOptions(payableOf(page));
   return {
     relation,
     isCustomer,

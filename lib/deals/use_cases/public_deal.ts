@@ -28,6 +28,9 @@ export interface CompanyBlock {
 export interface PublicDeal {
   relation: Relation;
   deal: DealPayload;
+  /** The payment amounts in cents, read from the deal itself (the payload speaks the API's euros): what
+   * the payment rules take (components/deals/show/view.ts payableOf). */
+  cents: { totalTTC: number; depositAmount: number | null; totalAmountPaid: number | null };
   company: CompanyBlock | null;
   /** The cocktails the customer chooses from (by the deal's list type). */
   proposedCocktails: CatalogueCocktail[];
@@ -81,6 +84,11 @@ async function readPublicDeal(deps: Deps, tx: Tx, actor: Actor, deal: DealRow): 
   return {
     relation,
     deal: payload,
+    cents: {
+      totalTTC: deal.totals.totalTTC ?? 0,
+      depositAmount: deal.depositAmount,
+      totalAmountPaid: deal.totalAmountPaid,
+    },
     company,
     proposedCocktails: proposed(
       payload.settings.cocktailListType,

@@ -9,12 +9,12 @@ import { enforceLimit } from "../../limits/limiter.ts";
 import { enqueueEmail } from "../../mail/outbox.ts";
 import { normalizePhone } from "../../accounts/phone.ts";
 import { PHONE_INVALID } from "../../accounts/rules.ts";
-import { centsToEuros } from "../../money.ts";
 import type { DealSettings } from "../rules.ts";
 import { insertContact, insertDeal, refreshSearchText } from "../store.ts";
 import { type QuoteRequestInput, quoteRequestSchema, REQUEST_INVALID } from "../input.ts";
 import { loadDeviseurSettings, loadPricing } from "../settings_store.ts";
 import { requestReceivedEmail } from "../emails.ts";
+import type { RequestEstimate } from "../estimate.ts";
 import { generate, quoteRequestOf, totalsFor } from "./quote_lines.ts";
 
 const INTAKE = systemActor("intake");
@@ -34,14 +34,8 @@ function dealName(
 
 export interface RequestResult {
   token: string;
-  estimate: {
-    nbCocktails: number;
-    staff: number;
-    totalHT: number;
-    totalTTC: number;
-    pricePerPerson: number;
-    lines: { label: string; qty: number; unitCost: number; totalCost: number }[];
-  };
+  /** In cents (POST /api/deal/request answers it in euros: estimateToJson). */
+  estimate: RequestEstimate;
 }
 
 /** Creates the deal in 'start' with its token and contact, priced with the default grid, and emails
@@ -125,13 +119,16 @@ export async function requestQuote(
       estimate: {
         nbCocktails: priced.calculations.nbCocktails,
         staff: priced.calculations.officialStaffCount,
-        totalHT: centsToEuros(totals.totalInvoiceByPartner),
-        totalTTC: centsToEuros(totals.totalTTC),
-        pricePerPerson: centsToEuros(totals.pricePerPerson),
-        lines: priced.lines.map((l) => ({
-          ...l,
-          unitCost: centsToEuros(l.unitCost),
-          totalCost: centsToEuros(l.totalCost),
+        totalHT: totals.totalInvoiceByPartner,
+        projectManagement: totals.projectManagement,
+        vatAmount: totals.vatAmount,
+        totalTTC: totals.totalTTC,
+        pricePerPerson: totals.pricePerPerson,
+        lines: priced.lines.map(({ label, qty, unitCost, totalCost }) => ({
+          label,
+          qty,
+          unitCost,
+          totalCost,
         })),
       },
     };
