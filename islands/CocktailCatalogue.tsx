@@ -4,10 +4,11 @@
 // mocktail} (PATCH /api/company/settings/cocktails/{id}); the server's answer becomes the list shown.
 import { useState } from "react";
 import type { Catalogue, CatalogueCocktail } from "../lib/deals/settings.ts";
-import { api, ApiError } from "../components/ui/api.ts";
+import { api } from "../components/ui/api.ts";
 import { COCKTAIL_MESSAGES } from "../lib/deals/rules.ts";
 import { Dialog } from "../components/ui/Dialog.tsx";
-import { Notice, type NoticeState } from "../components/ui/Notice.tsx";
+import { Notice } from "../components/ui/Notice.tsx";
+import { useSave } from "../components/ui/useSave.ts";
 import { Icon } from "../components/ui/Icon.tsx";
 import { ICON_BUTTON, moved } from "../components/deals/settings/TierRows.tsx";
 
@@ -45,31 +46,22 @@ export default function CocktailCatalogue({ userId, catalogue: initial }: Cockta
   const [tab, setTab] = useState<ListName>("signature");
   const [draft, setDraft] = useState<Draft | null>(null);
   const [toDelete, setToDelete] = useState<{ list: ListName; index: number } | null>(null);
-  const [notice, setNotice] = useState<NoticeState | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const say = (type: NoticeState["type"], text: string) => setNotice({ type, text, key: Date.now() });
+  const { notice, clearNotice, saving: busy, save } = useSave();
 
   /** Saves the whole catalogue; true when the server kept it. */
   const persist = async (next: Catalogue, success: string, failure: string): Promise<boolean> => {
-    setBusy(true);
-    try {
-      const answer = await api<{ results: { value: Catalogue } }>(
-        "PATCH",
-        `/api/company/settings/cocktails/${userId}`,
-        { value: next, type: "json" },
-      );
-      setCatalogue(answer.results.value);
-      say("success", success);
-      return true;
-    } catch (error) {
+    const request = () =>
+      api<{ results: { value: Catalogue } }>("PATCH", `/api/company/settings/cocktails/${userId}`, {
+        value: next,
+        type: "json",
+      });
+    return await save(request, {
+      success,
+      error: failure,
       // The server's own message when it gives one about the cocktail (e.g. a missing field).
-      const message = error instanceof ApiError && error.status === 422 ? error.message : failure;
-      say("error", message);
-      return false;
-    } finally {
-      setBusy(false);
-    }
+      showServerMessage: (error) => error.status === 422,
+      onSaved: (answer) => setCatalogue(answer.results.value),
+    });
   };
 
   const saveDraft = async (event: Event) => {
@@ -117,7 +109,7 @@ export default function CocktailCatalogue({ userId, catalogue: initial }: Cockta
 
   return (
     <div data-testid="cocktail-catalogue">
-      <Notice notice={notice} onDone={() => setNotice(null)} durationMs={NOTICE_MS} />
+      <Notice notice={notice} onDone={clearNotice} durationMs={NOTICE_MS} />
 
       <div class="mb-4 flex flex-wrap items-end justify-between gap-3 border-b border-slate-200">
         <div role="tablist" aria-label="Listes de cocktails" class="flex gap-1 overflow-x-auto text-sm">

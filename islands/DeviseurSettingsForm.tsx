@@ -6,8 +6,9 @@
 import { useEffect, useRef, useState } from "react";
 import type { NamedSetting } from "../lib/deals/settings.ts";
 import { type CommissionTier, type GridError, validateCommissionTiers } from "../lib/deals/pricing.ts";
-import { api, ApiError } from "../components/ui/api.ts";
-import { Notice, type NoticeState } from "../components/ui/Notice.tsx";
+import { api } from "../components/ui/api.ts";
+import { Notice } from "../components/ui/Notice.tsx";
+import { useSave } from "../components/ui/useSave.ts";
 import { RichTextField } from "../components/richtext/RichTextField.tsx";
 import {
   moved,
@@ -85,8 +86,7 @@ export default function DeviseurSettingsForm(props: DeviseurSettingsFormProps) {
   const [flags, setFlags] = useState(props.flags);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [tierError, setTierError] = useState<GridError | null>(null);
-  const [notice, setNotice] = useState<NoticeState | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { notice, clearNotice, say, saving, save: saveWith } = useSave();
   const errorRef = useRef<HTMLParagraphElement>(null);
   const nextKey = useRef(FRESH_KEYS);
   // What the server holds, as JSON per key: only what differs is sent.
@@ -101,8 +101,6 @@ export default function DeviseurSettingsForm(props: DeviseurSettingsFormProps) {
       errorRef.current?.scrollIntoView({ block: "center", behavior: "smooth" });
     }
   }, [tierError, fieldErrors]);
-
-  const say = (type: NoticeState["type"], text: string) => setNotice({ type, text, key: Date.now() });
 
   const editTiers = (next: TierRow[]) => {
     setRows(next);
@@ -129,9 +127,9 @@ export default function DeviseurSettingsForm(props: DeviseurSettingsFormProps) {
       JSON.stringify(current[key]) !== saved.current![key]
     );
     if (changed.length === 0) return say("info", NOTHING_TO_SAVE);
-    setSaving(true);
-    let message = SETTINGS_SAVED;
-    try {
+    // One PATCH a changed setting; those saved before a failure stay saved.
+    const saveChanged = async () => {
+      let message: string | undefined;
       for (const key of changed) {
         const type = key === SETTINGS_KEY || key === COMMISSION_KEY
           ? "json"
@@ -146,23 +144,23 @@ export default function DeviseurSettingsForm(props: DeviseurSettingsFormProps) {
         saved.current![key] = JSON.stringify(current[key]);
         message = answer.message ?? message;
       }
-      setFieldErrors({});
-      say("success", message);
-    } catch (failure) {
-      const text = (failure instanceof ApiError && failure.message) || SAVE_ERROR;
-      const fields = failure instanceof ApiError ? failure.body.errors ?? {} : {};
-      if (fields.tiers) {
-        setTierError({ section: "tiers", index: Number(fields._row ?? 0), message: fields.tiers });
-      } else if (Object.keys(fields).length) setFieldErrors(fields);
-      say("error", text);
-    } finally {
-      setSaving(false);
-    }
+      return { message };
+    };
+    await saveWith(saveChanged, {
+      success: (answer) => answer.message ?? SETTINGS_SAVED,
+      error: SAVE_ERROR,
+      onSaved: () => setFieldErrors({}),
+      onFailed: ({ fields }) => {
+        if (fields.tiers) {
+          setTierError({ section: "tiers", index: Number(fields._row ?? 0), message: fields.tiers });
+        } else if (Object.keys(fields).length) setFieldErrors(fields);
+      },
+    });
   };
 
   return (
     <form onSubmit={save} noValidate class="space-y-6 pb-8" data-testid="deviseur-settings-form">
-      <Notice notice={notice} onDone={() => setNotice(null)} durationMs={NOTICE_MS} />
+      <Notice notice={notice} onDone={clearNotice} durationMs={NOTICE_MS} />
 
       <Panel title="Paramètres du devis" testId="deviseur-named-settings">
         <div class="grid gap-4 md:grid-cols-2 xl:grid-cols-3">

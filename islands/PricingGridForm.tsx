@@ -5,8 +5,9 @@
 // own validatePricing (cocktail tiers, then staff, then duration): the first error stops the save,
 // shows its message in red and highlights its row until that list is edited.
 import { useEffect, useRef, useState } from "react";
-import { api, ApiError } from "../components/ui/api.ts";
-import { Notice, type NoticeState } from "../components/ui/Notice.tsx";
+import { api } from "../components/ui/api.ts";
+import { Notice } from "../components/ui/Notice.tsx";
+import { useSave } from "../components/ui/useSave.ts";
 import {
   moved,
   NumberField,
@@ -178,8 +179,7 @@ export default function PricingGridForm(props: PricingGridFormProps) {
   const [form, setForm] = useState<FormState | null>(hasGrid(props.initial) ? formOf(props.initial) : null);
   const [loadFailed, setLoadFailed] = useState(false);
   const [error, setError] = useState<GridError | null>(null);
-  const [notice, setNotice] = useState<NoticeState | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { notice, clearNotice, say, saving, save: saveWith } = useSave();
   const errorRef = useRef<HTMLParagraphElement>(null);
   const nextKey = useRef(FRESH_KEYS);
 
@@ -244,23 +244,18 @@ export default function PricingGridForm(props: PricingGridFormProps) {
     const problem = validatePricing(config);
     if (problem) {
       setError(problem);
-      setNotice({ type: "error", text: problem.message, key: Date.now() });
+      say("error", problem.message);
       return;
     }
-    setSaving(true);
-    try {
-      const answer = await api<{ message?: string }>("PATCH", props.saveUrl, { value: config, type: "json" });
-      setError(null);
-      setNotice({ type: "success", text: answer.message ?? GRID_SAVED, key: Date.now() });
-    } catch (failure) {
-      const fields = failure instanceof ApiError ? failure.body.errors ?? {} : {};
-      const section = Object.keys(fields).find((k) => k !== "_row") as GridSection | undefined;
-      const message = (failure instanceof ApiError && failure.message) || SAVE_ERROR;
-      if (section) setError({ section, index: Number(fields._row ?? 0), message });
-      setNotice({ type: "error", text: message, key: Date.now() });
-    } finally {
-      setSaving(false);
-    }
+    await saveWith(() => api<{ message?: string }>("PATCH", props.saveUrl, { value: config, type: "json" }), {
+      success: (answer) => answer.message ?? GRID_SAVED,
+      error: SAVE_ERROR,
+      onSaved: () => setError(null),
+      onFailed: ({ fields, message }) => {
+        const section = Object.keys(fields).find((k) => k !== "_row") as GridSection | undefined;
+        if (section) setError({ section, index: Number(fields._row ?? 0), message });
+      },
+    });
   };
 
   const tiers = (section: TierSection, addLabel: string) => {
@@ -288,7 +283,7 @@ export default function PricingGridForm(props: PricingGridFormProps) {
 
   return (
     <form onSubmit={save} noValidate class="space-y-6 pb-8" data-testid="pricing-grid-form">
-      <Notice notice={notice} onDone={() => setNotice(null)} durationMs={NOTICE_MS} />
+      <Notice notice={notice} onDone={clearNotice} durationMs={NOTICE_MS} />
 
       <Panel title="Paramètres" testId="grid-settings">
         <div class="grid gap-4 md:grid-cols-3">
