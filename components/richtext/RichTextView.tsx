@@ -20,7 +20,7 @@ export const RICH_TEXT_CLASS = [
 /** The box rich text is painted in: nothing it holds is drawn outside it (paint containment clips
  * any overflow and makes it its own stacking context), wide content scrolls inside it. A second wall
  * behind the sanitiser, which already lets no positioning, offset or negative margin through. */
-export const RICH_TEXT_BOX = "[contain:paint] overflow-x-auto [&>:first-child]:mt-0 [&>:last-child]:mb-0";
+const RICH_TEXT_BOX = "[contain:paint] overflow-x-auto [&>:first-child]:mt-0 [&>:last-child]:mb-0";
 
 export function RichTextView({ html, empty, testId }: { html: string; empty?: string; testId?: string }) {
   if (!html.trim()) {

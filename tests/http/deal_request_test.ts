@@ -17,7 +17,8 @@ import {
   type PricingConfig,
   validatePricing,
 } from "../../lib/deals/pricing.ts";
-import { centsToEuros, formatEuros } from "../../lib/money.ts";
+import { formatEuros } from "../../lib/money.ts";
+import { estimateToJson, type RequestEstimate } from "../../lib/deals/estimate.ts";
 import { DEFAULT_DEVISEUR_SETTINGS, deviseurOf, type NamedSetting } from "../../lib/deals/settings.ts";
 import {
   EMPTY_REQUEST,
@@ -77,6 +78,7 @@ function request(overrides: Record<string, unknown> = {}): Json {
 }
 
 /** The estimate the engine computes for `body` with the settings stored now (the server's inputs). */
+/** The estimate the engine gives `body`, in cents (the island's props; the API answers it in euros). */
 async function expectedEstimate(body: Json): Promise<Json> {
   const { db } = await testEnv();
   const stored = Object.fromEntries(
@@ -109,14 +111,16 @@ async function expectedEstimate(body: Json): Promise<Json> {
   return {
     nbCocktails: quote.nbCocktails,
     staff: quote.staff,
-    totalHT: centsToEuros(totals.totalInvoiceByPartner),
-    totalTTC: centsToEuros(totals.totalTTC),
-    pricePerPerson: centsToEuros(totals.pricePerPerson),
+    totalHT: totals.totalInvoiceByPartner,
+    projectManagement: totals.projectManagement,
+    vatAmount: totals.vatAmount,
+    totalTTC: totals.totalTTC,
+    pricePerPerson: totals.pricePerPerson,
     lines: quote.lines.map((l) => ({
       label: l.label,
       qty: l.qty,
-      unitCost: centsToEuros(l.unitCost),
-      totalCost: centsToEuros(l.totalCost),
+      unitCost: l.unitCost,
+      totalCost: l.totalCost,
     })),
   };
 }
@@ -283,7 +287,12 @@ httpTest(
     const json = res.json<Json>();
     assertEquals(json.status, "success");
     assertMatch(json.results.token, /^[0-9a-f]{64}$/);
-    assertEquals(json.results.estimate, await expectedEstimate(body));
+    const expected = await expectedEstimate(body);
+    assertEquals(json.results.estimate, estimateToJson(expected as RequestEstimate), "in euros");
+    assertEquals(
+      expected.projectManagement + expected.lines.reduce((s: number, l: Json) => s + l.totalCost, 0),
+      expected.totalHT,
+    );
     // The estimate's total HT is the lines plus the 'Gestion de projet' half of the fee.
     const lines = json.results.estimate.lines.reduce(
       (s: number, l: Json) => s + Math.round(l.totalCost * 100),
@@ -562,10 +571,8 @@ httpTest(
       bar_mobile: false,
       distance_en_km: 0,
     });
-    assertEquals(props.outcome.estimate, expected);
-    assert(
-      sent.text.includes(formatEuros(Math.round(expected.totalTTC * 100))),
-    );
+    assertEquals(props.outcome.estimate, expected, "the island's props: cents");
+    assert(sent.text.includes(formatEuros(expected.totalTTC)));
     const deal = await dealByToken(props.outcome.token);
     assertEquals([deal.email, deal.status, deal.serviceDate], [email, "start", null]);
   },

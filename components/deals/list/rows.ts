@@ -167,7 +167,7 @@ export const DEFAULT_LIST_QUERY: AdminListQuery = {
 };
 
 /** The query's parameters, defaults left out (so that the first page's URL stays bare). */
-export function queryParams(query: AdminListQuery): URLSearchParams {
+function queryParams(query: AdminListQuery): URLSearchParams {
   const params = new URLSearchParams();
   if (query.search.trim()) params.set("search", query.search.trim());
   if (query.from) params.set("from", query.from);
