@@ -141,13 +141,13 @@ export default function AdminDealsList(props: AdminDealsListProps) {
     setLoading(true);
     try {
       const params = queryParams(next).toString();
-      const answer = await api<{ results: { items: ListItemInput[]; total: number; page: number } }>(
+      const answer = await api<{ results: ListItemInput[]; total: number; page: number }>(
         "GET",
         `/api/deal/index${params ? `?${params}` : ""}`,
       );
       if (seq !== requestSeq.current) return;
-      setRows(answer.results.items.map(listRow));
-      setTotal(answer.results.total);
+      setRows(answer.results.map(listRow));
+      setTotal(answer.total);
     } catch (error) {
       if (seq === requestSeq.current) {
         say("error", error instanceof ApiError ? error.message : LIST_MESSAGES.loadError);

@@ -30,7 +30,9 @@ export const dealsApiRoutes = new Hono<AppEnv>()
   .get("/index", async (c) => {
     const actor = c.var.actor;
     if (actor.kind === "user" && actor.user.type === "Admin") {
-      return success(c, await listDealsForAdmin(c.var.deps, actor, c.req.query()));
+      // `results` is the list (spec 001 §7); the admin list's paging goes beside it.
+      const { items, ...paging } = await listDealsForAdmin(c.var.deps, actor, c.req.query());
+      return c.json({ status: "success", results: items, ...paging });
     }
     return success(c, await listOwnDeals(c.var.deps, actor));
   })
