@@ -11,9 +11,9 @@ export interface DealRefusalProps {
   token: string;
 }
 
-/** Deal snackbars last 5000 ms (spec 000 §9); the page reloads a little earlier. */
+/** Deal snackbars last 5000 ms (spec 000 §9). After a refusal the page reloads at once and shows the
+ * server's flash message for 5000 ms (the server keeps it for the reloaded page). */
 const NOTICE_MS = 5000;
-const RELOAD_AFTER_MS = 1500;
 
 export default function DealRefusal({ token }: DealRefusalProps) {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -34,7 +34,7 @@ export default function DealRefusal({ token }: DealRefusalProps) {
       await api("PATCH", `/api/customer/deal/refuse/${token}`, { refusalReason: reason.value });
       dialog.current?.close();
       setNotice({ type: "success", text: DEAL_MESSAGES.refused, key: Date.now() });
-      setTimeout(() => location.reload(), RELOAD_AFTER_MS);
+      location.reload();
     } catch {
       setBusy(false);
       dialog.current?.close();

@@ -6,7 +6,9 @@
 // - "login" (a visitor): the buttons open the login/register dialog with the message of the payment
 //   ('Vous pouvez désormais régler votre acompte'…); after login the page reloads, and the server then
 //   links the customer to the deal.
-// After a payment the page reloads (the deal is read again) and shows the server's message for 5 s.
+// After a payment the page reloads (the deal is read again). A success's message comes back from the
+// server as a flash message (the deal page shows it with the new invoice's link, even when this island
+// is gone because nothing is left to pay); a 'processing' one is kept here and shown for 5 s.
 import { Icon } from "../components/ui/Icon.tsx";
 import { useEffect, useRef, useState } from "react";
 import type { ComponentType } from "preact";
@@ -80,7 +82,8 @@ function PayButtons({ token, options = [], errorNotices }: PaymentSectionProps) 
       history.replaceState(null, "", location.pathname);
       confirmOnServer(intentId).then((result) => {
         if (result.paymentStatus === "succeeded" || result.paymentStatus === "processing") {
-          keepNoticeForReload(result.message, result.paymentStatus === "succeeded" ? "success" : "info");
+          // A success's message is kept by the server for the reloaded page (with its invoice).
+          if (result.paymentStatus === "processing") keepNoticeForReload(result.message, "info");
           location.reload();
         } else {
           setNotice({
@@ -184,7 +187,9 @@ function PayButtons({ token, options = [], errorNotices }: PaymentSectionProps) 
                   }}
                   onSettled={(message, type) => {
                     busy.current = false;
-                    keepNoticeForReload(message, type);
+                    // A success's message is kept by the server for the reloaded page, which shows it
+                    // with a link to the new invoice; only 'processing' is remembered here.
+                    if (type === "info") keepNoticeForReload(message, type);
                     location.reload();
                   }}
                 />

@@ -12,7 +12,8 @@ export interface Config {
   databaseUrl: string;
   /** Folder of the embedded database (PGlite) when no DATABASE_URL is set. */
   dataDir: string;
-  /** Secret used to sign cookies (flash messages). Required in production. */
+  /** Secret for signed cookies. Required in production; no cookie is signed at present (flash
+   * messages are kept on the server, per session). */
   appSecret: string;
   /** Secure cookies with the `__Host-` prefix, on by default when the site is served over https. */
   secureCookies: boolean;

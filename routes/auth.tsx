@@ -98,7 +98,7 @@ export const authRoutes = new Hono<AppEnv>()
   .post("/logout", async (c) => {
     await logout(c.var.deps, c.var.actor);
     clearSessionCookie(c);
-    await addFlash(c, "info", "Vous êtes déconnecté.");
+    await addFlash(c, "info", "Vous êtes déconnecté.", { signedOut: true });
     return c.redirect("/", 303);
   })
   .get("/after/login", (c) => {

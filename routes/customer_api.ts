@@ -1,5 +1,6 @@
 // The customer's deal API (spec 000 §7 'Customer deals'), mounted at /api/customer. Guard: a signed-in
 // user; each use case checks that it is the deal's customer.
+import { addFlash } from "../lib/http/cookies.ts";
 import { Hono } from "hono";
 import { type AppEnv, readBody, success } from "../lib/http/context.ts";
 import { requireUser } from "../lib/http/guards.ts";
@@ -33,5 +34,7 @@ export const customerApiRoutes = new Hono<AppEnv>()
       c.req.param("token"),
       await readBody(c),
     );
+    // The page reloads with the refused banner: the message waits for it (a 5000 ms deal snackbar).
+    if (message) await addFlash(c, "success", message);
     return success(c, deal, message);
   });

@@ -10,6 +10,7 @@ import { renderSitePage } from "../components/layout/render.tsx";
 import { DEAL_PAGE_TITLE, DealShowPage } from "../components/deals/show/DealShowPage.tsx";
 import { DealNotAvailable } from "../components/deals/show/NotAvailable.tsx";
 import { dealShowView } from "../components/deals/show/view.ts";
+import { takeFlashes } from "../lib/http/cookies.ts";
 
 /** The deal behind `token` as the viewer may see it (a customer linked to it first when it has none),
  * or null when no sent quote has this token. */
@@ -30,5 +31,11 @@ export const dealShowRoutes = new Hono<AppEnv>()
   .get("/show/:token", async (c) => {
     const page = await openDeal(c, c.req.param("token"));
     if (!page) return renderNotAvailable(c);
-    return renderSitePage(c, DEAL_PAGE_TITLE, <DealShowPage page={page} view={dealShowView(page)} />);
+    // The page shows this session's flash messages itself: a payment's success with its invoice.
+    const notices = await takeFlashes(c);
+    return renderSitePage(
+      c,
+      DEAL_PAGE_TITLE,
+      <DealShowPage page={page} view={dealShowView(page)} notices={notices} />,
+    );
   });

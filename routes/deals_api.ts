@@ -33,8 +33,9 @@ export const dealsApiRoutes = new Hono<AppEnv>()
   .get("/index", async (c) => {
     const actor = c.var.actor;
     if (actor.kind === "user" && actor.user.type === "Admin") {
-      const page = await listDealsForAdmin(c.var.deps, actor, c.req.query());
-      return success(c, { ...page, items: page.items.map(dealListPayload) });
+      // `results` is the list (spec 001 §7); the admin list's paging goes beside it.
+      const { items, ...paging } = await listDealsForAdmin(c.var.deps, actor, c.req.query());
+      return c.json({ status: "success", results: items.map(dealListPayload), ...paging });
     }
     return success(c, (await listOwnDeals(c.var.deps, actor)).map(dealListPayload));
   })

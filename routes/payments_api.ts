@@ -1,6 +1,7 @@
 // Card payments (spec 000 §7 'Payment by card'), mounted at /. The provider's configuration and
 // webhook are public (the webhook is authenticated by its signature); the rest needs a signed-in user
 // (a customer to pay, an admin for the deal's payments and refunds), which each use case checks.
+import { addFlash } from "../lib/http/cookies.ts";
 import { Hono } from "hono";
 import { type AppEnv, idParam, readBody, success } from "../lib/http/context.ts";
 import { requireUser } from "../lib/http/guards.ts";
@@ -28,6 +29,8 @@ export const paymentRoutes = new Hono<AppEnv>()
   })
   .post("/api/payment/confirm", async (c) => {
     const result = await confirmPayment(c.var.deps, c.var.actor, await readBody(c));
+    // The page reloads after a payment: its success message waits for it on the server (spec 000 §8).
+    if (result.paymentStatus === "succeeded") await addFlash(c, "success", result.message);
     return c.json({ status: "success", ...result, results: result });
   })
   .post(

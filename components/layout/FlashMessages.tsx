@@ -7,8 +7,11 @@ const COLORS: Record<FlashMessage["type"], string> = {
   info: "bg-slate-800",
 };
 
-/** Top-right flash messages, faded in and out by CSS alone (4000 ms each, 300 ms apart). */
-export function FlashMessages({ messages }: { messages: FlashMessage[] }) {
+/** Top-right flash messages, faded in and out by CSS alone (4000 ms each, 300 ms apart; the deal
+ * page's snackbars 5000 ms, spec 000 §9). */
+export function FlashMessages(
+  { messages, durationMs = 4000 }: { messages: FlashMessage[]; durationMs?: 4000 | 5000 },
+) {
   if (messages.length === 0) return null;
   return (
     <div
@@ -20,7 +23,9 @@ export function FlashMessages({ messages }: { messages: FlashMessage[] }) {
           key={i}
           role="status"
           data-flash-type={flash.type}
-          class={`flash flash-${i} absolute right-0 top-0 w-full rounded-lg px-4 py-3 text-sm font-medium text-white shadow-lg ${
+          class={`flash ${
+            durationMs === 5000 ? "flash-5s" : ""
+          } flash-${i} absolute right-0 top-0 w-full rounded-lg px-4 py-3 text-sm font-medium text-white shadow-lg ${
             COLORS[flash.type] ?? COLORS.info
           }`}
         >

@@ -17,7 +17,8 @@ import {
 } from "./rules.ts";
 import { centsToEuros, withVat } from "../money.ts";
 import { mapIframe } from "./map.ts";
-import { cleanStoredRichText } from "../richtext/sanitize.ts";
+import { cleanStoredRichText, richTextToPlain } from "../richtext/sanitize.ts";
+import type { Catalogue } from "./settings.ts";
 
 export type Viewer = "Admin" | "Company" | "Customer";
 
@@ -60,6 +61,22 @@ export interface PhotoPayload {
   thumbUrl: string;
 }
 
+/** The deal's partner. The back office reads its id, name, email and city; the customer reads the
+ * spec's block instead (000 §3: name, slug, summary, photos, vatExemption, cocktails), never its email. */
+export interface CompanyPayload {
+  id: string;
+  name: string;
+  city: string | null;
+  email?: string;
+  slug?: string;
+  /** The partner's word on this quote, as plain text (at most COMPANY_SUMMARY_MAX characters). */
+  summary?: string;
+  /** The partner's photos on this quote (at most 4, as the page shows them). */
+  photos?: string[];
+  vatExemption?: boolean;
+  cocktails?: Catalogue;
+}
+
 export interface DealPayload {
   id: number;
   name: string;
@@ -89,11 +106,13 @@ export interface DealPayload {
   totals: TotalsPayload;
   depositPaidAt: number | null;
   depositAmount: number | null;
+  /** The quote's total TTC in euros (spec 000 §3 totalAmount; the same as totals.totalTTC). */
+  totalAmount: number;
   paidAt: number | null;
   totalAmountPaid: number | null;
   /** The customer's account (masked for a partner), or null when no customer is linked. */
   customer: CustomerPayload | null;
-  company: { id: string; name: string; email: string; city: string | null } | null;
+  company: CompanyPayload | null;
   /** The contact the request gave (masked for a partner). */
   firstname: string;
   lastname: string;
@@ -205,11 +224,15 @@ export function dealPayload(
     },
     depositPaidAt: unix(deal.depositPaidAt),
     depositAmount: euros(deal.depositAmount),
+    totalAmount: centsToEuros(totals.totalTTC ?? 0),
     paidAt: unix(deal.paidAt),
     totalAmountPaid: euros(deal.totalAmountPaid),
     customer,
+    // A customer never reads the partner's email (the customer's use cases add the spec's block).
     company: company
-      ? { id: company.id, name: company.name, email: company.email, city: company.city }
+      ? viewer === "Customer"
+        ? { id: company.id, name: company.name, city: company.city }
+        : { id: company.id, name: company.name, email: company.email, city: company.city }
       : null,
     firstname: contact?.firstname ?? "",
     lastname: contact?.lastname ?? "",
@@ -252,5 +275,31 @@ export function dealListPayload(item: DealListItem): DealListPayload {
     createdAt: unix(item.createdAt)!,
     depositAmount: euros(item.depositAmount),
     totalAmountPaid: euros(item.totalAmountPaid),
+  };
+}
+
+export const COMPANY_SUMMARY_MAX = 280;
+/** The most photos a quote shows its customer (the page's gallery, spec 000 §9). */
+export const CUSTOMER_PHOTOS_MAX = 4;
+
+/** The customer's block of the partner (spec 000 §3 company): what the customer page shows of it. */
+export function customerCompanyPayload(
+  company: { id: string; name: string; slug: string; city: string | null; vatExemption: boolean },
+  deal: Pick<DealPayload, "description" | "photos">,
+  cocktails: Catalogue,
+): CompanyPayload {
+  const text = richTextToPlain(deal.description);
+  const summary = text.length > COMPANY_SUMMARY_MAX
+    ? `${text.slice(0, COMPANY_SUMMARY_MAX - 1).trimEnd()}…`
+    : text;
+  return {
+    id: company.id,
+    name: company.name,
+    slug: company.slug,
+    city: company.city,
+    summary,
+    photos: deal.photos.slice(0, CUSTOMER_PHOTOS_MAX),
+    vatExemption: company.vatExemption,
+    cocktails,
   };
 }

@@ -324,6 +324,11 @@ export async function writeDeal(tx: Tx, id: number, changes: DealChanges): Promi
   if (rows.length === 0) throw new AppError("not_found", DEAL_MESSAGES.notFound);
 }
 
+/** Dates the quote's last edit (editedAt, spec 000 §3): its photos changed. */
+export async function markEdited(tx: Tx, id: number): Promise<void> {
+  await tx`update public.deals set edited_at = now() where id = ${id}`;
+}
+
 /** The precise service address: through a function that checks who may change it (an admin, or the
  * deal's partner while it may see it and edits are open). */
 export async function setServiceAddress(tx: Tx, id: number, address: string): Promise<void> {
@@ -340,11 +345,12 @@ function searchWords(search: string): string[] {
     .slice(0, 8);
 }
 
-/** Keeps the admin list's search text in step with the deal's name, contact and partner. */
+/** Keeps the admin list's search text in step with the deal's name, HubSpot id, contact and partner. */
 export async function refreshSearchText(tx: Tx, id: number): Promise<void> {
   await tx`
     update public.deal_contacts c set search_text = translate(lower(concat_ws(' ', d.id, d.name, c.firstname,
-      c.lastname, c.email, c.phone, p.name, p.email, p.firstname, p.lastname)), ${SEARCH_ACCENTED}, ${SEARCH_PLAIN})
+      c.lastname, c.email, c.phone, p.name, p.email, p.firstname, p.lastname, d.hubspot_id)), ${SEARCH_ACCENTED},
+      ${SEARCH_PLAIN})
     from public.deals d left join public.users p on p.id = d.company_id
     where d.id = c.deal_id and d.id = ${id}`;
 }

@@ -1,9 +1,18 @@
 // Session cookie (HttpOnly, SameSite=Lax; with secure cookies, Secure and the __Host- prefix, which
-// Hono adds to the name itself) and flash messages (a signed cookie read once by the next page or by
-// GET /api/user/flash-messages).
-import { deleteCookie, getCookie, getSignedCookie, setCookie, setSignedCookie } from "hono/cookie";
+// Hono adds to the name itself) and flash messages (kept on the server per session, read once by the
+// next page or by GET /api/user/flash-messages).
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { Ctx } from "./context.ts";
 import { SESSION_ABSOLUTE_MS } from "../auth/policy.ts";
+import { statementTx, systemActor } from "../actor.ts";
+import { randomHex, sha256Hex } from "../auth/crypto.ts";
+import {
+  addFlashMessage,
+  FLASH_TTL_SECONDS,
+  type FlashMessage,
+  type FlashType,
+  takeFlashMessages,
+} from "../auth/flash_store.ts";
 
 /** The cookie's base name; on the wire it is `__Host-session` with secure cookies, `session` otherwise. */
 export const SESSION_COOKIE = "session";
@@ -35,40 +44,52 @@ export function clearSessionCookie(c: Ctx): void {
   });
 }
 
-export type FlashType = "success" | "error" | "warning" | "info";
-export interface FlashMessage {
-  type: FlashType;
-  message: string;
-}
+export type { FlashMessage, FlashType } from "../auth/flash_store.ts";
 
+// Flash messages are kept on the server (identity.flash_messages), per session: a signed-in request's
+// messages belong to its session (the session's hash), a visitor's (after logout, before a login
+// completes) to the hash of a random `flash` cookie. The cookie also says "messages may be waiting",
+// so that pages render without a query when none are; it never carries a message.
 const FLASH_COOKIE = "flash";
+const FLASH_ID = /^[0-9a-f]{64}$/;
+const AUTH = systemActor("auth");
 
-async function readFlashCookie(c: Ctx): Promise<FlashMessage[]> {
-  const raw = await getSignedCookie(c, c.var.deps.config.appSecret, FLASH_COOKIE);
-  if (!raw) return [];
-  try {
-    const list = JSON.parse(raw);
-    return Array.isArray(list) ? list.slice(0, 5) : [];
-  } catch {
-    return [];
-  }
+function flashCookieId(c: Ctx): string | null {
+  const id = getCookie(c, FLASH_COOKIE);
+  return id && FLASH_ID.test(id) ? id : null;
 }
 
-export async function addFlash(c: Ctx, type: FlashType, message: string): Promise<void> {
-  const list = [...await readFlashCookie(c), { type, message }].slice(-5);
-  await setSignedCookie(c, FLASH_COOKIE, JSON.stringify(list), c.var.deps.config.appSecret, {
+/** Keeps a message for the next page or GET /api/user/flash-messages of this session. `signedOut`:
+ * the request just ended its session (logout), so the message waits for the visitor instead. */
+export async function addFlash(
+  c: Ctx,
+  type: FlashType,
+  message: string,
+  options: { signedOut?: boolean } = {},
+): Promise<void> {
+  const actor = c.var.actor;
+  let id = flashCookieId(c);
+  if (!id) id = randomHex(32);
+  setCookie(c, FLASH_COOKIE, id, {
     path: "/",
     httpOnly: true,
     sameSite: "Lax",
     secure: c.var.deps.config.secureCookies,
-    maxAge: 300,
+    maxAge: FLASH_TTL_SECONDS,
   });
+  const key = actor.kind === "user" && !options.signedOut ? actor.sessionHash : await sha256Hex(id);
+  await addFlashMessage(statementTx(c.var.deps.db, AUTH), key, { type, message });
 }
 
-/** Returns the pending flash messages and clears them. */
+/** Returns the waiting flash messages of this session (and of this browser's visitor key) and
+ * forgets them: a message is shown once, by the page shell or by GET /api/user/flash-messages. */
 export async function takeFlashes(c: Ctx): Promise<FlashMessage[]> {
+  const id = flashCookieId(c);
   if (!getCookie(c, FLASH_COOKIE)) return [];
-  const list = await readFlashCookie(c);
   deleteCookie(c, FLASH_COOKIE, { path: "/", secure: c.var.deps.config.secureCookies });
-  return list;
+  const keys = id ? [await sha256Hex(id)] : [];
+  const actor = c.var.actor;
+  if (actor.kind === "user") keys.push(actor.sessionHash);
+  if (keys.length === 0) return [];
+  return await takeFlashMessages(statementTx(c.var.deps.db, AUTH), keys);
 }

@@ -130,14 +130,28 @@ test.describe("Page devis client (390 px)", () => {
         page.waitForEvent("load"),
         dialog.getByTestId("pay-submit").click(),
       ]);
-      await expect(page.getByTestId("notice")).toHaveText(
+      // The success message, kept by the server across the reload, right under the title with a
+      // link to the new invoice: on the first screen of a phone.
+      const success = page.getByTestId("payment-success");
+      await expect(success).toContainText(
         "Acompte payé avec succès ! Vous recevrez un email de confirmation.",
       );
+      const invoiceButton = success.getByTestId("payment-success-invoice");
+      await expect(invoiceButton).toHaveAttribute(
+        "href",
+        `/api/customer/deal/download/invoice/${camilleQuote}/deposit`,
+      );
+      const buttonBox = await invoiceButton.boundingBox();
+      expect(buttonBox!.y + buttonBox!.height).toBeLessThanOrEqual(844);
+      await page.screenshot({ path: testInfo.outputPath("acompte-message-390.png") });
       await expect(page.locator("[data-status]").first()).toHaveText("Accepté / paiement partiel");
       await expect(page.getByTestId("paid-lines")).toContainText("Acompte de");
       await expect(page.getByRole("button", { name: /Régler le solde/ })).toBeVisible();
       await expect(page.getByRole("button", { name: /Régler l'acompte/ })).toHaveCount(0);
-      await expect(page.locator(`a[href$="/invoice/${camilleQuote}/deposit"]`)).toBeVisible();
+      // The deposit invoice: in the success message, beside the paid line and in the documents.
+      await expect(page.locator(`a[href$="/invoice/${camilleQuote}/deposit"]`)).toHaveCount(3);
+      await expect(page.getByTestId("paid-lines").getByRole("link", { name: "Facture d'acompte" }))
+        .toBeVisible();
       await page.screenshot({ path: testInfo.outputPath("acompte-paye-390.png"), fullPage: true });
 
       // The deposit invoice downloads as a numbered PDF (Factur-X).
@@ -164,8 +178,10 @@ test.describe("Page devis client (390 px)", () => {
       'Êtes-vous sûr de vouloir refuser ce devis avec la raison : "Le budget est trop élevé" ? Cette action ne peut pas être annulée.',
     );
     await dialog.getByTestId("refusal-confirm").click();
-    await expect(page.getByTestId("notice")).toHaveText("Le devis a été refusé.");
-    await page.waitForEvent("load");
+    // The page reloads at once; the server kept the message for it: a deal snackbar of 5000 ms.
+    const snackbar = page.locator("[data-flash-type]", { hasText: "Le devis a été refusé." });
+    await expect(snackbar).toBeVisible();
+    expect(await snackbar.evaluate((el) => getComputedStyle(el).animationDuration)).toBe("5s");
     await expect(page.getByTestId("refused-banner")).toHaveText(
       "Devis refusé par le client : Le budget est trop élevé",
     );

@@ -100,7 +100,7 @@ class Backstage {
     const admin = await this.as(DEMO.admin.email);
     const list = await admin.get(`/api/deal/index?search=${encodeURIComponent(lastname)}`);
     expect(list.status()).toBe(200);
-    const found = ((await list.json()).results.items as { id: number; token: string }[])
+    const found = ((await list.json()).results as { id: number; token: string }[])
       .find((d) => d.token === token);
     expect(found, `deal of ${lastname}`).toBeTruthy();
     return { id: found!.id, token, firstname, lastname, email };

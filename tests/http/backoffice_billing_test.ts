@@ -218,7 +218,7 @@ httpTest("lists: the invoices menus list only the documents that are due, with t
   assertEquals(rowDocuments(adminListRow).map((d) => d.href), due, "the admin's row menu");
   // The API the admin list island pages with carries the same.
   const api = body(await a.admin.get(`/api/deal/index?search=${encodeURIComponent(deal.lastname)}`));
-  const apiRow = rowFromJson(api.results.items.find((d: Json) => d.id === deal.id));
+  const apiRow = rowFromJson(api.results.find((d: Json) => d.id === deal.id));
   assertEquals(rowDocuments(apiRow).map((d) => d.href), due, "GET /api/deal/index");
   const partnerApi = body(await a.partner.get("/api/deal/index")).results.find((d: Json) => d.id === deal.id);
   assertEquals(partnerApi.paidKinds, ["deposit"]);

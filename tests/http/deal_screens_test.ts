@@ -66,6 +66,12 @@ function ok(res: TestResponse, context = ""): Json {
   return res.json<Json>();
 }
 
+/** GET /api/deal/index's answer (spec 001 §7: `results` is the list, the paging beside it). */
+function adminListPage(json: Json): Json {
+  assert(Array.isArray(json.results), "results is the list");
+  return { items: json.results, total: json.total, page: json.page, perPage: json.perPage };
+}
+
 function refused(res: TestResponse, status: number, message: string, context = ""): Json {
   assertEquals(res.status, status, `${context} ${res.text.slice(0, 300)}`);
   const json = res.json<Json>();
@@ -284,7 +290,7 @@ httpTest("admin list page: search, date filters, pages and sort answer like the 
     return res.text;
   };
   const api = async (query: string) =>
-    ok(await admin.get(`/api/deal/index?search=${encodeURIComponent(name)}${query}`), query).results;
+    adminListPage(ok(await admin.get(`/api/deal/index?search=${encodeURIComponent(name)}${query}`), query));
 
   // Default: created_at descending, everything on one page.
   const all = await page("");

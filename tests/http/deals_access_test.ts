@@ -7,6 +7,7 @@ import { assert, assertEquals } from "../support/assert.ts";
 import { Client, httpTest, type TestResponse } from "../support/app.ts";
 import {
   ADMIN,
+  adminPage,
   anonymous,
   assertError,
   body,
@@ -293,7 +294,7 @@ httpTest(
     assertError(await r.customer.get(`/api/deal/get/${visitor.id}`), 404, MSG.notFound);
     assertEquals(dealOf(await r.customer2.get(`/api/deal/get/${theirs.id}`)).id, theirs.id);
 
-    const admin = dealOf(await r.admin.get(`/api/deal/index?search=${visitor.id}&perPage=100`));
+    const admin = adminPage(await r.admin.get(`/api/deal/index?search=${visitor.id}&perPage=100`));
     assert(Array.isArray(admin.items) && typeof admin.total === "number", "admin list: items and total");
     assert(admin.items.some((d: Json) => d.id === visitor.id), "the admin sees a visitor's deal in 'start'");
     assertError(await r.anon.get("/api/deal/index"), 401, MSG.unauthenticated);

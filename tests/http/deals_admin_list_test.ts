@@ -7,6 +7,7 @@ import { httpTest, testEnv } from "../support/app.ts";
 import { systemQuery } from "../support/db.ts";
 import {
   ADMIN,
+  adminPage,
   assertError,
   CUSTOMER,
   dealOf,
@@ -34,7 +35,7 @@ httpTest("admin list: search by customer name, partner name and id", async () =>
   const b = await requestDeal({ overrides: { lastname, firstname: "Basile" } });
   const other = await requestDeal();
   const search = async (q: string, extra = "") =>
-    dealOf(await admin.get(`/api/deal/index?search=${encodeURIComponent(q)}&perPage=100${extra}`));
+    adminPage(await admin.get(`/api/deal/index?search=${encodeURIComponent(q)}&perPage=100${extra}`));
 
   const byName = await search(lastname);
   assertEquals(byName.total, 2);
@@ -89,7 +90,7 @@ httpTest("admin list: date filters on the creation date, pagination and sort", a
     deals.push(deal.id);
   }
   const list = async (query: string) =>
-    dealOf(await admin.get(`/api/deal/index?search=${encodeURIComponent(lastname)}&${query}`));
+    adminPage(await admin.get(`/api/deal/index?search=${encodeURIComponent(lastname)}&${query}`));
 
   const all = await list("perPage=100");
   assertEquals(all.total, 5);

@@ -189,6 +189,16 @@ export function dealOf(res: TestResponse): Json {
   return json.results as Json;
 }
 
+/** A page of the admin's list (GET /api/deal/index): `results` is the list, the paging beside it
+ * (spec 001 §7); returned as { items, total, page, perPage }. */
+export function adminPage(res: TestResponse): Json {
+  assertEquals(res.status, 200, `expected 200, got ${res.status}: ${res.text.slice(0, 400)}`);
+  const json = body(res);
+  assertEquals(json.status, "success");
+  assert(Array.isArray(json.results), "results is the list");
+  return { items: json.results, total: json.total, page: json.page, perPage: json.perPage };
+}
+
 /** An error answer: its status and French message. */
 export function assertError(res: TestResponse, status: number, message?: string, context = ""): Json {
   assertEquals(
@@ -249,10 +259,22 @@ export async function readCatalogue(admin: Client, partnerId: string): Promise<u
 export async function dealForPartner(
   admin: Client,
   partnerEmail = PARTNER,
-  options: { client?: Client; overrides?: Record<string, unknown>; send?: boolean } = {},
+  options: { client?: Client; overrides?: Record<string, unknown>; send?: boolean; deposit?: boolean } = {},
 ): Promise<CreatedDeal & { partnerId: string }> {
   const deal = await requestDeal(options);
   const partnerId = await userIdOf(partnerEmail);
+  // New deals offer no deposit (spec 001 §3: hasDeposit false); these deals stand for quotes whose
+  // partner offers one, as most tests pay or invoice a deposit.
+  if (options.deposit !== false) {
+    const { db } = await testEnv();
+    await systemQuery(
+      db,
+      `update public.deals set settings = settings || '{"hasDeposit": true}' where id = $1`,
+      [
+        deal.id,
+      ],
+    );
+  }
   await ensureCatalogue(admin, partnerId);
   await assignPartner(admin, deal.id, partnerId);
   if (options.send !== false) await sendToPartner(admin, deal.id);

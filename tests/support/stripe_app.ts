@@ -209,7 +209,8 @@ function ok(res: { status: number; text: string }, what: string): Json {
 }
 
 /** A deal in 'send', assigned to PARTNER, linked to `customerId`. `settings`: the partner's deposit
- * settings before it validates (hasDeposit, depositPercentage — null for the 35 % fallback). */
+ * settings before it validates (hasDeposit, depositPercentage — null for the 35 % fallback; default: a
+ * deposit offered). */
 export async function dealReadyToPay(
   env: { app: Hono<AppEnv>; db: Database },
   parties: Parties,
@@ -260,9 +261,9 @@ export async function dealReadyToPay(
   }
   ok(await parties.admin.patch(`/api/deal/${id}`, { company: parties.partnerId }), "partner assigned");
   ok(await parties.admin.post(`/api/deal/${id}/send-to-partner`), "sent to the partner");
-  if (options.settings) {
-    ok(await parties.partner.patch(`/api/deal/${id}`, { settings: options.settings }), "deposit settings");
-  }
+  // New deals offer no deposit (spec 001 §3); unless told otherwise the partner turns it on.
+  const settings = options.settings ?? { hasDeposit: true };
+  ok(await parties.partner.patch(`/api/deal/${id}`, { settings }), "deposit settings");
   const validated = ok(await parties.partner.post(`/api/deal/${id}/validate-availability`), "availability");
   assertEquals(validated.results.status, "send");
   await systemQuery(env.db, "update public.deals set customer_id = $2 where id = $1", [

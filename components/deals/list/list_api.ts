@@ -19,11 +19,11 @@ export interface Company {
 
 /** GET /api/deal/index: one page of the list, as rows in cents. */
 export async function fetchDealPage(query: AdminListQuery): Promise<{ rows: DealListRow[]; total: number }> {
-  const answer = await api<{ results: { items: ListItemJson[]; total: number } }>(
+  const answer = await api<{ results: ListItemJson[]; total: number }>(
     "GET",
     `/api/deal/index${queryString(query)}`,
   );
-  return { rows: answer.results.items.map(rowFromJson), total: answer.results.total };
+  return { rows: answer.results.map(rowFromJson), total: answer.total };
 }
 
 /** GET /api/company/index: the partners a deal may be given to. */

@@ -15,10 +15,12 @@ import PhotoLightbox, { MAX_PHOTOS } from "../../../islands/PhotoLightbox.tsx";
 import { StatusChip } from "../StatusChip.tsx";
 import { RichTextView } from "../../richtext/RichTextView.tsx";
 import { templateValuesOf } from "../presentation/template_values.ts";
-import { type DealShowView, editPath, facts, LOGIN_PROMPT } from "./view.ts";
+import { type DealShowView, editPath, facts, isPaymentSuccess, latestInvoice, LOGIN_PROMPT } from "./view.ts";
+import type { FlashMessage } from "../../../lib/http/cookies.ts";
+import { FlashMessages } from "../../layout/FlashMessages.tsx";
 import { detailOf, QuoteDetail } from "./QuoteDetail.tsx";
 import { CocktailsSection } from "./Cocktails.tsx";
-import { Banner, Card, DocumentLinkItem, PencilIcon } from "./ui.tsx";
+import { Banner, Card, CheckIcon, DocumentLinkItem, DownloadIcon, PencilIcon } from "./ui.tsx";
 
 export const DEAL_PAGE_TITLE = "Votre devis";
 
@@ -35,8 +37,25 @@ function Facts({ page }: { page: PublicDeal }) {
   );
 }
 
-function Amount({ page }: { page: PublicDeal }) {
+/** The invoice of each payment, beside the line that says it was paid (documents due, as the
+ * Documents card lists them). */
+function InvoiceLink({ href, label }: { href: string; label: string }) {
+  return (
+    <a
+      href={href}
+      target="_blank"
+      rel="noopener"
+      class="ml-1 inline-flex items-center gap-1 font-semibold text-brand-700 underline underline-offset-2 hover:text-brand-800"
+    >
+      <DownloadIcon class="h-4 w-4" />
+      {label}
+    </a>
+  );
+}
+
+function Amount({ page, invoices }: { page: PublicDeal; invoices: boolean }) {
   const { deal } = page;
+  const invoice = (kind: string) => `/api/customer/deal/download/invoice/${deal.token}/${kind}`;
   return (
     <div class="mb-4">
       <p class="text-sm text-slate-600">Montant de la prestation</p>
@@ -49,11 +68,18 @@ function Amount({ page }: { page: PublicDeal }) {
           {deal.depositPaidAt && (
             <li class="text-emerald-700">
               ✓ Acompte de {euros(deal.depositAmount)} réglé le {paidAtFr(deal.depositPaidAt)}
+              {invoices && <InvoiceLink href={invoice("deposit")} label="Facture d'acompte" />}
             </li>
           )}
           {deal.paidAt && (
             <li class="text-emerald-700">
               ✓ {deal.depositPaidAt ? "Solde réglé" : "Réglé intégralement"} le {paidAtFr(deal.paidAt)}
+              {invoices && (
+                <InvoiceLink
+                  href={invoice(deal.depositPaidAt ? "final" : "full")}
+                  label={deal.depositPaidAt ? "Facture de solde" : "Facture"}
+                />
+              )}
             </li>
           )}
         </ul>
@@ -67,7 +93,7 @@ function PaymentCard({ page, view }: { page: PublicDeal; view: DealShowView }) {
   if (view.relation === "anonymous") {
     return (
       <Card title="Accepter votre devis" testId="login-section">
-        <Amount page={page} />
+        <Amount page={page} invoices={view.canDownload} />
         <p class="mb-4 text-sm text-slate-600">
           Connectez-vous ou créez votre compte client pour télécharger votre devis, choisir vos cocktails et
           régler votre prestation en ligne.
@@ -89,7 +115,7 @@ function PaymentCard({ page, view }: { page: PublicDeal; view: DealShowView }) {
   if (view.isCustomer && !view.refused) {
     return (
       <Card title="Régler votre prestation" testId="payment-section">
-        <Amount page={page} />
+        <Amount page={page} invoices={view.canDownload} />
         {view.options.length > 0
           ? (
             <>
@@ -112,7 +138,7 @@ function PaymentCard({ page, view }: { page: PublicDeal; view: DealShowView }) {
   }
   return (
     <Card testId="amount-section">
-      <Amount page={page} />
+      <Amount page={page} invoices={view.canDownload} />
       {!view.refused && view.relation !== "other_customer" && (
         <Banner tone="info" testId="customers-only">{PAYMENT_MESSAGES.customersOnly}</Banner>
       )}
@@ -130,8 +156,50 @@ function Documents({ view }: { view: DealShowView }) {
   );
 }
 
-export function DealShowPage({ page, view }: { page: PublicDeal; view: DealShowView }) {
+/** A card payment's success (spec 000 §8), kept by the server across the page's reload: the spec's
+ * message and the new invoice, where the customer looks after paying (just below the title). */
+function PaymentSuccess({ message, page }: { message: string; page: PublicDeal }) {
+  const invoice = latestInvoice(page.deal);
+  return (
+    <div
+      class="flex flex-wrap items-center justify-between gap-3 rounded-2xl border border-emerald-200 bg-emerald-50 px-4 py-3 text-emerald-900 shadow-sm sm:px-5"
+      role="status"
+      data-testid="payment-success"
+    >
+      <p class="flex items-start gap-2 font-semibold">
+        <CheckIcon class="mt-0.5 h-5 w-5 shrink-0" />
+        {message}
+      </p>
+      {invoice && (
+        <a
+          href={invoice.href}
+          target="_blank"
+          rel="noopener"
+          class="inline-flex items-center gap-2 rounded-full bg-emerald-700 px-4 py-2 text-sm font-semibold text-white hover:bg-emerald-800 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
+          data-testid="payment-success-invoice"
+        >
+          <DownloadIcon class="h-4 w-4" />
+          {invoice.label}
+        </a>
+      )}
+    </div>
+  );
+}
+
+export function DealShowPage(
+  { page, view, notices = [] }: {
+    page: PublicDeal;
+    view: DealShowView;
+    /** The flash messages of this session (the route took them): a payment's success is shown in the
+     * page with its invoice; the others as the deal page's snackbars (5000 ms). */
+    notices?: FlashMessage[];
+  },
+) {
   const { deal, company } = page;
+  const paid = view.isCustomer
+    ? notices.filter((n) => n.type === "success" && isPaymentSuccess(n.message))
+    : [];
+  const snackbars = notices.filter((n) => !paid.includes(n));
   const addressee = `${deal.firstname} ${deal.lastname}`.trim();
   // The admin description's placeholders, filled by the server (the chat is not on this page yet).
   const adminDescription = deal.adminDescription.trim()
@@ -179,7 +247,9 @@ export function DealShowPage({ page, view }: { page: PublicDeal; view: DealShowV
         </div>
       </header>
 
+      <FlashMessages messages={snackbars} durationMs={5000} />
       <div class="mx-auto max-w-6xl space-y-3 px-4">
+        {paid.map((notice) => <PaymentSuccess key={notice.message} message={notice.message} page={page} />)}
         {deal.refusalBanner && (
           <Banner tone={deal.status === "refused_client" ? "warning" : "error"} testId="refused-banner">
             {deal.refusalBanner}

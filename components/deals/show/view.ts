@@ -168,6 +168,24 @@ export function documentLinks(deal: DealPayload): DocumentLink[] {
   return links;
 }
 
+/** The invoice of the latest payment (deposit, balance or full), or null while nothing is paid: what the
+ * payment card and the success message after a payment link to. */
+export function latestInvoice(deal: DealPayload): DocumentLink | null {
+  const stage = paymentStage({ depositPaidAt: deal.depositPaidAt !== null, paidAt: deal.paidAt !== null });
+  const href = (kind: string) => `${DOWNLOAD}/invoice/${deal.token}/${kind}`;
+  if (stage === "deposit") return { label: "Télécharger la facture d'acompte", href: href("deposit") };
+  if (stage === "paid_after_deposit") {
+    return { label: "Télécharger la facture de solde", href: href("final") };
+  }
+  if (stage === "paid") return { label: "Télécharger la facture", href: href("full") };
+  return null;
+}
+
+/** The success messages of a card payment (spec 000 §8), as the server flashes them after one. */
+export function isPaymentSuccess(message: string): boolean {
+  return message === PAYMENT_MESSAGES.depositPaid || message === PAYMENT_MESSAGES.fullPaid;
+}
+
 export interface DealShowView {
   relation: Relation;
   /** Its own customer: pays, downloads, chooses, refuses. */

@@ -6,20 +6,29 @@ import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
 import { centsToEuros } from "../../money.ts";
 import { DEAL_MESSAGES, VISIBLE_STATUSES } from "../rules.ts";
-import type { DealPayload } from "../payload.ts";
+import { customerCompanyPayload, type DealPayload } from "../payload.ts";
 import { customerPaymentRows, dealIdByToken, listVisibleDeals, paidKindsByDeal } from "../store.ts";
 import { readPayload } from "./read_payload.ts";
-import { checkToken } from "./customer_access.ts";
+import { checkToken, PUBLIC_PAGE } from "./customer_access.ts";
+import { companyBlock } from "./public_deal.ts";
 
 /** GET /api/customer/deal/get/{token}: the deal as its customer sees it (RLS: their own only). */
 export async function customerDeal(deps: Deps, actor: Actor, token: string): Promise<DealPayload> {
   const customer = requireRole(actor, "Customer");
   checkToken(token);
-  return await transactionAs(deps.db, customer, async (tx) => {
+  const payload = await transactionAs(deps.db, customer, async (tx) => {
     const id = await dealIdByToken(tx, token);
     if (id === null) throw new AppError("not_found", DEAL_MESSAGES.unavailable);
     return await readPayload(deps, tx, "Customer", id);
   });
+  // The partner's block (spec 000 §3): its catalogue is not the customer's to read under RLS, so the
+  // system reads it once RLS has shown the deal is theirs.
+  if (payload.company) {
+    const companyId = payload.company.id;
+    const block = await transactionAs(deps.db, PUBLIC_PAGE, (tx) => companyBlock(tx, companyId));
+    payload.company = block ? customerCompanyPayload(block, payload, block.cocktails) : null;
+  }
+  return payload;
 }
 
 /** GET /api/customer/deal/index ('Mes devis' of a customer). */

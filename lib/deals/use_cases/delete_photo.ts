@@ -5,6 +5,7 @@ import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
 import { dealPhotoPath } from "../../storage/storage.ts";
 import { deletePhotoRow, listPhotos } from "../photo_store.ts";
+import { markEdited } from "../store.ts";
 import { parsePhotoRef, PHOTO_MESSAGES } from "../photos.ts";
 import { DEAL_MESSAGES } from "../rules.ts";
 import { editableDeal, gallery, type PhotosResult } from "./photo_gallery.ts";
@@ -22,6 +23,7 @@ export async function deletePhoto(
     await editableDeal(tx, user.user.type, id);
     const deleted = await deletePhotoRow(tx, id, ref);
     if (deleted === null) throw new AppError("not_found", PHOTO_MESSAGES.notFound);
+    await markEdited(tx, id);
     return { fileName: deleted, rows: await listPhotos(tx, id) };
   });
   try {

@@ -39,6 +39,6 @@ export async function listDealsForAdmin(
 export async function listOwnDeals(deps: Deps, actor: Actor): Promise<DealListItem[]> {
   const user = requireRole(actor, ["Company", "Customer"], NOT_ALLOWED);
   const items = await transactionAs(deps.db, user, (tx) => listVisibleDeals(tx));
-  // The HubSpot id is the admins' own.
-  return items.map((d) => ({ ...d, hubspotId: null }));
+  // The partner's 'Mes devis' shows it under '# Demande' (spec 001 §2.9); customers never see it.
+  return user.user.type === "Customer" ? items.map((d) => ({ ...d, hubspotId: null })) : items;
 }

@@ -7,7 +7,7 @@ import type { Deps } from "../../deps.ts";
 import type { Tx } from "../../db/database.ts";
 import { AppError } from "../../errors.ts";
 import { companySlug, DEAL_TOKEN } from "../rules.ts";
-import type { DealPayload } from "../payload.ts";
+import { customerCompanyPayload, type DealPayload } from "../payload.ts";
 import { type DealRow, findDeal, linkCustomerIfNone, publicCompany } from "../store.ts";
 import { type Catalogue, type CatalogueCocktail, EMPTY_CATALOGUE } from "../settings.ts";
 import { loadCatalogue } from "../settings_store.ts";
@@ -18,11 +18,28 @@ import { checkToken, customerOf, logLink, proposed, PUBLIC_PAGE, visibleDeal } f
 export type Relation = "customer" | "other_customer" | "partner" | "admin" | "other_user" | "anonymous";
 
 export interface CompanyBlock {
+  id: string;
   name: string;
   slug: string;
   city: string | null;
   vatExemption: boolean;
   cocktails: Catalogue;
+}
+
+/** The partner as the customer sees it (read by the system: a customer cannot read partners' rows or
+ * settings), with its catalogue. Null when the deal has no partner. */
+export async function companyBlock(tx: Tx, companyId: string | null): Promise<CompanyBlock | null> {
+  if (!companyId) return null;
+  const c = await publicCompany(tx, companyId);
+  if (!c) return null;
+  return {
+    id: companyId,
+    name: c.name,
+    slug: companySlug(c.name, companyId),
+    city: c.city,
+    vatExemption: c.vatExemption,
+    cocktails: await loadCatalogue(tx, companyId),
+  };
 }
 
 export interface PublicDeal {
@@ -58,24 +75,11 @@ export async function publicDeal(deps: Deps, actor: Actor, token: string): Promi
 
 async function readPublicDeal(deps: Deps, tx: Tx, actor: Actor, deal: DealRow): Promise<PublicDeal> {
   const relation = relationOf(actor, deal);
-  let company: CompanyBlock | null = null;
-  let catalogue: Catalogue = EMPTY_CATALOGUE;
-  if (deal.companyId) {
-    const c = await publicCompany(tx, deal.companyId);
-    catalogue = await loadCatalogue(tx, deal.companyId);
-    if (c) {
-      company = {
-        name: c.name,
-        slug: companySlug(c.name, deal.companyId),
-        city: c.city,
-        vatExemption: c.vatExemption,
-        cocktails: catalogue,
-      };
-    }
-  }
-  // The payload's partner card (with its email) stays empty on this public page: the block above
-  // carries what the page shows.
+  const company = await companyBlock(tx, deal.companyId);
+  const catalogue: Catalogue = company?.cocktails ?? EMPTY_CATALOGUE;
+  // The payload's partner is the customer's block (spec 000 §3), never the back office's card.
   const payload = await readPayload(deps, tx, "Customer", deal.id, { deal, company: null });
+  if (company) payload.company = customerCompanyPayload(company, payload, catalogue);
   // Only the deal's customer (and admins) read the contact and account details on this page.
   if (relation !== "customer" && relation !== "admin") {
     Object.assign(payload, { email: null, phone: null, customer: null });

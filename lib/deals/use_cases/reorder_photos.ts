@@ -6,6 +6,7 @@ import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
 import { parseInput } from "../../validation.ts";
 import { listPhotos, movePhoto, type PhotoRow } from "../photo_store.ts";
+import { markEdited } from "../store.ts";
 import { parsePhotoRef, PHOTO_MESSAGES, type PhotoRef, PHOTOS_MAX_PER_DEAL } from "../photos.ts";
 import { DEAL_MESSAGES } from "../rules.ts";
 import { editableDeal, gallery, type PhotosResult } from "./photo_gallery.ts";
@@ -40,6 +41,7 @@ export async function reorderPhotos(
     for (const [position, row] of ordered.entries()) {
       if (row!.position !== position) await movePhoto(tx, id, row!.id, position);
     }
+    await markEdited(tx, id);
     return await listPhotos(tx, id);
   });
   await deps.logger.info("deals", "Ordre des photos modifié", { dealId: id, userId: user.user.id });

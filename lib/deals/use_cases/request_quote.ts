@@ -72,7 +72,8 @@ export async function requestQuote(
       createdate: today,
     };
     const settings: DealSettings = {
-      hasDeposit: true,
+      // Spec 001 §3: hasDeposit defaults to false; the partner turns the deposit on in its settings.
+      hasDeposit: false,
       depositPercentage: deviseur.depositPercentage,
       cocktailListType: input.creation_de_recette ? "creation" : input.type_de_recette,
       customCocktails: [],

@@ -48,6 +48,20 @@ const ADMIN_ONLY: (keyof DealPatch)[] = [
   "customField1",
   "customField2",
 ];
+/** What the quote says: a change of any of them dates the quote (editedAt). */
+const QUOTE_CONTENT: (keyof DealPatch)[] = [
+  "name",
+  "company",
+  "parameters",
+  "lines",
+  "properties",
+  "settings",
+  "description",
+  "adminDescription",
+  "map",
+  "customField1",
+  "customField2",
+];
 /** Fields the edit lock protects from partners (spec 001 §4). */
 const LOCKED_FOR_PARTNER: (keyof DealPatch)[] = ["lines", "properties", "description", "map"];
 
@@ -104,8 +118,10 @@ export async function updateDeal(deps: Deps, actor: Actor, id: number, body: unk
       const edit = check(transition("edit", { from: status, role, locked: locked(deal) }));
       if (edit !== status && role === "Company") message = DEAL_MESSAGES.mustRevalidate;
       status = edit;
-      changes.editedAt = new Date();
     }
+    // editedAt (spec 000 §3) dates every change of what the quote says, not the back office's own
+    // notes (status, refusal, comments, visibility toggles, HubSpot id).
+    if (sent.some((field) => QUOTE_CONTENT.includes(field))) changes.editedAt = new Date();
     if (patch.properties !== undefined) {
       const { adresse_precise, ...rest } = patch.properties;
       if (adresse_precise !== undefined) {
@@ -176,7 +192,9 @@ export async function updateDeal(deps: Deps, actor: Actor, id: number, body: unk
     await nameAction(tx, action);
     await writeDeal(tx, id, changes);
     if (notify) await queueNotification(tx, id, notify);
-    if (changes.companyId !== undefined || changes.name !== undefined) await refreshSearchText(tx, id);
+    if (changes.companyId !== undefined || changes.name !== undefined || changes.hubspotId !== undefined) {
+      await refreshSearchText(tx, id);
+    }
     return await readPayload(deps, tx, role, id);
   });
   await deps.logger.info("deals", "Devis modifié", { dealId: id, userId: user.user.id, fields: sent });

@@ -8,6 +8,7 @@ import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
 import { dealPhotoPath } from "../../storage/storage.ts";
 import { countPhotos, insertPhoto, listPhotos, type PhotoRow } from "../photo_store.ts";
+import { markEdited } from "../store.ts";
 import {
   notAnImage,
   PHOTO_CONTENT_TYPES,
@@ -156,6 +157,7 @@ export async function uploadPhotos(
           height: photo.height,
         });
       }
+      await markEdited(tx, id);
       return await listPhotos(tx, id);
     });
   } catch (error) {
