@@ -35,9 +35,9 @@ export async function listDealsForAdmin(
   };
 }
 
-/** A partner's deals ('Mes devis') or a customer's: what RLS shows them. */
+/** A partner's deals ('Mes devis'): what RLS shows it. Customers list theirs through customerDeals. */
 export async function listOwnDeals(deps: Deps, actor: Actor): Promise<DealListPayload[]> {
-  const user = requireRole(actor, ["Company", "Customer"], NOT_ALLOWED);
+  const user = requireRole(actor, "Company", NOT_ALLOWED);
   const items = await transactionAs(deps.db, user, (tx) => listVisibleDeals(tx));
   return items.map((d) => dealListPayload(d, user.user.type));
 }
