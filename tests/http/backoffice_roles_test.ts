@@ -96,6 +96,28 @@ httpTest("a customer is refused every back-office deal route, even for their own
   }
   // Another partner: not its deal.
   assertError(await (await loggedIn(PARTNER2)).get(`/api/deal/get/${id}`), 404, MSG.notFound);
+  // The back office's pages: 403 for a customer (and an admin impersonating one), the deal's page for
+  // its partner and the admin, 404 for another partner.
+  const pages = [
+    `/dashboard/espace-partenaire/deal/${id}`,
+    "/dashboard/partenaire/devis",
+    "/dashboard/partenaire/grille-tarifaire",
+    "/dashboard/admin/devis",
+    "/dashboard/admin/devis/parametres",
+    "/dashboard/admin/utilisateurs",
+  ];
+  for (const page of pages) {
+    for (const [who, client] of [["customer", customer], ["admin as customer", asCustomer]] as const) {
+      const res = await client.get(page);
+      assertEquals(res.status, 403, `${who} ${page}`);
+      assert(!res.text.includes(SECRET_COMMENT), `${who} ${page}`);
+    }
+    assertEquals((await anonymous().get(page)).status, 303, `anonymous ${page}: to the login page`);
+  }
+  const dealPage = pages[0];
+  assertEquals((await partner.get(dealPage)).status, 200, "the partner's deal page");
+  assertEquals((await admin.get(dealPage)).status, 200, "the admin's deal page");
+  assertEquals((await (await loggedIn(PARTNER2)).get(dealPage)).status, 404, "another partner's deal page");
   // The customer's own API still answers.
   const own = await customer.get("/api/customer/deal/index");
   assertEquals(own.status, 200, own.text);

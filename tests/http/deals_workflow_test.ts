@@ -273,7 +273,7 @@ httpTest(
     const r1 = await admin.post(`/api/deal/${shown.id}/refuse`, { reason: "other_provider" });
     assertEquals(body(r1).message, MSG.refused);
     assertEquals(dealOf(r1).status, "refused_client");
-    const seen = dealOf(await customer.get(`/api/deal/get/${shown.id}`));
+    const seen = dealOf(await customer.get(`/api/customer/deal/get/${shown.token}`));
     assertEquals(seen.refusalReason, "other_provider");
     assertEquals(seen.refusalBanner, "Devis refusé par le client : J'ai choisi un autre prestataire");
 
@@ -290,12 +290,9 @@ httpTest(
     // The customer refuses their own quote once sent, with a customer reason only.
     const own = await dealForPartner(admin, PARTNER, { client: customer });
     dealOf(await partner.post(`/api/deal/${own.id}/validate-availability`));
-    assertError(
-      await customer.post(`/api/deal/${own.id}/refuse`, { reason: "no_answer" }),
-      422,
-      MSG.reasonRequired,
-    );
-    const r3 = await customer.post(`/api/deal/${own.id}/refuse`, { reason: "event_cancelled" });
+    const refuse = `/api/customer/deal/refuse/${own.token}`;
+    assertError(await customer.patch(refuse, { refusalReason: "no_answer" }), 422, MSG.reasonRequired);
+    const r3 = await customer.patch(refuse, { refusalReason: "event_cancelled" });
     assertEquals(dealOf(r3).status, "refused_client");
     assertEquals(dealOf(r3).refusalBanner, "Devis refusé par le client : L'événement n'aura pas lieu");
   },
