@@ -1,4 +1,4 @@
-// The photos of a deal (spec 001 §7), mounted at /api/deal. Guard: a signed-in user (the use cases
+// The photos of a deal (spec 001 §7), mounted at /api/deal. Guard: partners and admins (the use cases
 // allow admins and the deal's partner; RLS checks again). The upload sets its own body limit, larger
 // than the app's 1 MiB (lib/http/security.ts leaves this path to it).
 import { Hono } from "hono";
@@ -15,7 +15,7 @@ import { DEAL_MESSAGES } from "../lib/deals/rules.ts";
 const NOT_FOUND = DEAL_MESSAGES.notFound;
 
 export const dealPhotoApiRoutes = new Hono<AppEnv>()
-  .use(requireUser("api"))
+  .use(requireUser("api", ["Admin", "Company"], DEAL_MESSAGES.notAllowed))
   .post(
     "/upload-photos/:id",
     bodyLimit({

@@ -1,6 +1,7 @@
-// The deals API (spec 001 §7), mounted at /api/deal. The public quote request is registered before
-// the guard on purpose; everything after it needs a signed-in user, and each use case checks the role
-// (RLS and the guard trigger check again).
+// The deals API (spec 001 §7), mounted at /api/deal: the back office. The public quote request is
+// registered before the guard on purpose; everything after it is for partners and admins (a customer
+// has their own API, routes/customer_api.ts), and each use case checks the role again (RLS and the
+// guard trigger a third time).
 import { Hono } from "hono";
 import { type AppEnv, clientOf, idParam, readBody, success } from "../lib/http/context.ts";
 import { requireUser } from "../lib/http/guards.ts";
@@ -29,7 +30,7 @@ export const dealsApiRoutes = new Hono<AppEnv>()
     const result = await requestQuote(c.var.deps, c.var.actor, clientOf(c), await readBody(c));
     return success(c, { ...result, estimate: estimateToJson(result.estimate) });
   })
-  .use(requireUser("api"))
+  .use(requireUser("api", ["Admin", "Company"], DEAL_MESSAGES.notAllowed))
   .get("/index", async (c) => {
     const actor = c.var.actor;
     if (actor.kind === "user" && actor.user.type === "Admin") {

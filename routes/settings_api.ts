@@ -1,6 +1,7 @@
-// The quote engine's settings API (spec 001 §7), mounted at /api. Guard: a signed-in user, on this
-// module's three path groups only (a guard on /api/* would answer 401 for unknown API paths); each use
-// case checks the role (admins for global settings, a partner for its own records).
+// The quote engine's settings API (spec 001 §7), mounted at /api: the back office. Guard: partners and
+// admins, on this module's three path groups only (a guard on /api/* would answer 401 for unknown API
+// paths); each use case checks the role (admins for global settings — a partner reads only the base
+// grid its own starts from — a partner for its own records).
 import { Hono } from "hono";
 import { type AppEnv, readBody, success, uuidParam } from "../lib/http/context.ts";
 import { requireUser } from "../lib/http/guards.ts";
@@ -10,12 +11,12 @@ import { getSetting } from "../lib/deals/use_cases/get_setting.ts";
 import { listPartners } from "../lib/deals/use_cases/list_partners.ts";
 import { saveSetting } from "../lib/deals/use_cases/save_setting.ts";
 
-const signedIn = requireUser("api");
+const backOffice = requireUser("api", ["Admin", "Company"]);
 
 export const settingsApiRoutes = new Hono<AppEnv>()
-  .use("/settings/*", signedIn)
-  .use("/company/*", signedIn)
-  .use("/field/*", signedIn)
+  .use("/settings/*", backOffice)
+  .use("/company/*", backOffice)
+  .use("/field/*", backOffice)
   .get(
     "/settings/:key",
     async (c) => success(c, await getSetting(c.var.deps, c.var.actor, c.req.param("key"))),

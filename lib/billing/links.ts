@@ -46,6 +46,25 @@ const customerProformaPath = (token: string, stage: DocumentStage) =>
 const commissionInvoicePath = (token: string, stage: DocumentStage) =>
   `/api/company/deal/download/invoice/${token}/${stage}`;
 
+export interface ProformaInput {
+  status: DealStatus;
+  /** adminSettings.showProformaInvoice. */
+  showProforma?: boolean;
+  /** settings.hasDeposit as the server offers it. */
+  depositOffered?: boolean;
+  /** Whether any payment was received (a deposit, the balance or the total). */
+  anythingPaid: boolean;
+}
+
+/** The proformas a deal shows — on its customer's page, in the back office — and the only ones its
+ * customer and its partner may download (lib/billing/access.ts): while nothing is paid, when the admin
+ * shows proformas and the deal is not refused; the deposit's and the balance's when the quote offers a
+ * deposit, the full one otherwise (spec 000 §4 'Deal payment stage'). */
+export function proformaStages(deal: ProformaInput): DocumentStage[] {
+  if (deal.anythingPaid || !deal.showProforma || REFUSED_STATUSES.includes(deal.status)) return [];
+  return deal.depositOffered === false ? ["full"] : ["deposit", "final"];
+}
+
 /** The invoices (and proformas) a deal has for its partner and the admins, customer documents first. */
 export function dealDocumentLinks(deal: DealDocumentsInput): DocumentLink[] {
   const paid = ORDER.filter((kind) => deal.paidKinds.includes(kind));
@@ -54,9 +73,8 @@ export function dealDocumentLinks(deal: DealDocumentsInput): DocumentLink[] {
     href: customerInvoicePath(deal.token, STAGE_OF[kind]),
     group: "customer",
   }));
-  if (paid.length === 0 && deal.showProforma && !REFUSED_STATUSES.includes(deal.status)) {
-    const stages: DocumentStage[] = deal.depositOffered === false ? ["full"] : ["deposit", "final"];
-    for (const stage of stages) {
+  {
+    for (const stage of proformaStages({ ...deal, anythingPaid: paid.length > 0 })) {
       links.push({
         label: TITLES[`proforma_${stage}` as const],
         href: customerProformaPath(deal.token, stage),

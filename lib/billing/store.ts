@@ -19,11 +19,15 @@ export interface DealBillingRow {
   companyId: string | null;
   customerId: string | null;
   createdAt: Date;
+  adminSettings: { showProformaInvoice?: boolean };
+  depositPaidAt: Date | null;
+  paidAt: Date | null;
 }
 
 const DEAL_COLUMNS = `id, token, name, status, lines, settings, parameters, properties, totals,
   service_date as "serviceDate", guests, company_id as "companyId", customer_id as "customerId",
-  created_at as "createdAt"`;
+  created_at as "createdAt", admin_settings as "adminSettings", deposit_paid_at as "depositPaidAt",
+  paid_at as "paidAt"`;
 
 /** The deal, locked: two issuers at once issue each document once. */
 export async function lockBillingDeal(tx: Tx, dealId: number): Promise<DealBillingRow | null> {
@@ -35,6 +39,14 @@ export async function lockBillingDeal(tx: Tx, dealId: number): Promise<DealBilli
 }
 
 /** The deal of a token as the caller may read it (RLS). */
+/** The deal `id` as the caller may read it (RLS), or null. */
+export async function billingDealById(tx: Tx, id: number): Promise<DealBillingRow | null> {
+  const [deal] = await tx.query<DealBillingRow>(`select ${DEAL_COLUMNS} from public.deals where id = $1`, [
+    id,
+  ]);
+  return deal ?? null;
+}
+
 export async function billingDealByToken(tx: Tx, token: string): Promise<DealBillingRow | null> {
   const [deal] = await tx.query<DealBillingRow>(`select ${DEAL_COLUMNS} from public.deals where token = $1`, [
     token,

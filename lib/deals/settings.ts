@@ -97,7 +97,8 @@ export function checkCatalogue(value: unknown): Catalogue {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// GET/PATCH /api/settings/{key} (everyone reads; admins write) — each key with its own check.
+// GET/PATCH /api/settings/{key} (admins read and write; a partner reads PARTNER_READABLE_SETTINGS) —
+// each key with its own check.
 
 export type SettingType = "text" | "boolean" | "json" | "number";
 
@@ -120,6 +121,9 @@ export const SETTING_KEYS = [
   ...RICH_KEYS,
   ...BOOLEAN_KEYS,
 ];
+
+/** What a partner reads through the API: the base grid its own 'Ma grille tarifaire' starts from. */
+export const PARTNER_READABLE_SETTINGS = ["deviseur_pricing"];
 
 /** What a setting reads as while none is saved. */
 export const SETTING_DEFAULTS: Record<string, { value: unknown; type: SettingType }> = {

@@ -86,6 +86,12 @@ export async function dealIdByToken(tx: Tx, token: string): Promise<number | nul
   return row?.id ?? null;
 }
 
+/** The token of deal `id` as the caller may read it (RLS), or null. */
+export async function dealTokenById(tx: Tx, id: number): Promise<string | null> {
+  const [row] = await tx<{ token: string }>`select token from public.deals where id = ${id}`;
+  return row?.token ?? null;
+}
+
 export interface ChoiceDeal {
   id: number;
   status: DealStatus;
@@ -194,6 +200,17 @@ export async function customerContact(tx: Tx, id: number): Promise<ContactRow | 
     [id],
   );
   return row ?? null;
+}
+
+/** The customer's contact as `viewer` may see it — the one function that decides it for the page, the
+ * API and the documents: a customer reads their own unmasked; admins and the deal's partner read it
+ * through partner_deal_contact(), masked by the deal's flags for a partner. */
+export function contactFor(
+  tx: Tx,
+  viewer: "Admin" | "Company" | "Customer",
+  id: number,
+): Promise<ContactRow | null> {
+  return viewer === "Customer" ? customerContact(tx, id) : partnerContact(tx, id);
 }
 
 export interface CompanyCard {

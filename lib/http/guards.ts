@@ -12,7 +12,12 @@ function loginRedirect(path: string, query: string): string {
   return `/login?redirect=${encodeURIComponent(path + query)}`;
 }
 
-export function requireUser(kind: GuardKind, types?: UserType[]): MiddlewareHandler<AppEnv> {
+/** `message`: what a signed-in user of another type is told (the default 403 sentence otherwise). */
+export function requireUser(
+  kind: GuardKind,
+  types?: UserType[],
+  message?: string,
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const actor = c.var.actor;
     if (actor.kind !== "user") {
@@ -22,7 +27,7 @@ export function requireUser(kind: GuardKind, types?: UserType[]): MiddlewareHand
       }
       throw new AppError("unauthenticated");
     }
-    if (types && !types.includes(actor.user.type)) throw new AppError("forbidden");
+    if (types && !types.includes(actor.user.type)) throw new AppError("forbidden", message);
     await next();
   };
 }

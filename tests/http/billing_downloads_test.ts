@@ -23,6 +23,7 @@ import {
 } from "./deals_fixtures_test.ts";
 
 const NOT_AVAILABLE = "Ce document n'est pas encore disponible pour ce devis.";
+const PROFORMA_NOT_AVAILABLE = "Cette facture proforma n'est pas disponible pour ce devis.";
 const UNAVAILABLE_DEAL = DEAL_MESSAGES.unavailable;
 assertEquals(DOCUMENT_NOT_AVAILABLE, NOT_AVAILABLE);
 
@@ -105,6 +106,9 @@ const sentDeal = (a: Actors) => sentDealForCustomer(a.admin, a.partner);
 httpTest("quote and proformas before any payment: who may download what", async () => {
   const a = await actors();
   const deal = await sentDeal(a);
+  // Proformas follow the page's rule (lib/billing/links.ts proformaStages): shown by the admin.
+  const shown = await a.admin.patch(`/api/deal/${deal.id}`, { adminSettings: { showProformaInvoice: true } });
+  assertEquals(shown.status, 200, shown.text);
   const quote = `/api/customer/deal/download/quote/${deal.token}`;
   for (
     const [who, client] of [["customer", a.customer], ["partner", a.partner], ["admin", a.admin]] as const
@@ -159,13 +163,21 @@ httpTest("quote and proformas before any payment: who may download what", async 
     full: "Facture proforma",
   };
   for (const [stage, title] of Object.entries(titles)) {
-    const text = await readPdf(
-      await download(a.customer, proforma("customer", stage)),
-      /^facture-proforma/,
-      stage,
-    );
+    // The quote offers a deposit: its customer and its partner get the deposit's and the balance's
+    // proformas, not the full one; the admin every one.
+    const customerCopy = await download(stage === "full" ? a.admin : a.customer, proforma("customer", stage));
+    const text = await readPdf(customerCopy, /^facture-proforma/, stage);
     assert(text.includes(title) && text.includes("ne vaut pas facture"), text);
-    assertPdf(await download(a.partner, proforma("customer", stage)), /\.pdf$/, `partner ${stage}`);
+    if (stage === "full") {
+      for (const client of [a.customer, a.partner]) {
+        assertRefused(
+          await download(client, proforma("customer", stage)),
+          404,
+          PROFORMA_NOT_AVAILABLE,
+          stage,
+        );
+      }
+    } else assertPdf(await download(a.partner, proforma("customer", stage)), /\.pdf$/, `partner ${stage}`);
     assertRefused(
       await download(a.partner2, proforma("customer", stage)),
       404,

@@ -371,7 +371,7 @@ httpTest("a signed-in customer's request is linked to them; another signed-in ro
     CUSTOMER2,
   ]);
   assertEquals(deal.customerId, user.id);
-  const mine = (await customer.get("/api/deal/index")).json<Json>().results as Json[];
+  const mine = (await customer.get("/api/customer/deal/index")).json<Json>().results as Json[];
   assert(mine.some((d) => d.id === deal.id), "the customer finds it among their quotes");
 
   const partner = await loggedIn(PARTNER);

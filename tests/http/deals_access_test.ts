@@ -5,6 +5,7 @@
 // bodies answer 4xx, never 500, and leave no error row in public.logs.
 import { assert, assertEquals } from "../support/assert.ts";
 import { Client, httpTest, type TestResponse } from "../support/app.ts";
+import { DEAL_MESSAGES } from "../../lib/deals/rules.ts";
 import {
   ADMIN,
   adminPage,
@@ -97,36 +98,10 @@ httpTest("deal endpoints: the denied side of every role, with status and French 
   // and in deals_workflow_test.ts).
   const expected: Record<string, Record<string, readonly [number, string] | null>> = {
     anon: Object.fromEntries(Object.keys(calls).map((k) => [k, U])),
-    customer2: {
-      "GET get": N,
-      "GET history": F,
-      "GET cocktail-validation": F,
-      "PATCH admin field": F,
-      "PATCH description": F,
-      "DELETE": F,
-      "POST send-to-partner": F,
-      "POST validate-availability": F,
-      "POST accept": F,
-      "POST payments": F,
-      "POST refuse (partner reason)": R,
-      "POST refuse (customer reason)": N,
-      "POST reset-choices": F,
-    },
-    customer: {
-      "GET get": null,
-      "GET history": F,
-      "GET cocktail-validation": F,
-      "PATCH admin field": F,
-      "PATCH description": F,
-      "DELETE": F,
-      "POST send-to-partner": F,
-      "POST validate-availability": F,
-      "POST accept": F,
-      "POST payments": F,
-      "POST refuse (partner reason)": R,
-      "POST refuse (customer reason)": null,
-      "POST reset-choices": F,
-    },
+    // The back office is for partners and admins: a customer, theirs or not, is refused every route
+    // (tests/http/backoffice_roles_test.ts goes through each of them).
+    customer2: Object.fromEntries(Object.keys(calls).map((k) => [k, F])),
+    customer: Object.fromEntries(Object.keys(calls).map((k) => [k, F])),
     partner2: {
       "GET get": N,
       "GET history": N,
@@ -190,7 +165,7 @@ httpTest("deal endpoints: the denied side of every role, with status and French 
 });
 
 httpTest(
-  "deal endpoints: the allowed side of admin, the deal's partner, the impersonating admin and the customer",
+  "deal endpoints: the allowed side of admin, the deal's partner and the impersonating admin",
   async () => {
     const r = await roles();
     const deal = await dealForPartner(r.admin, PARTNER, { client: r.customer });
@@ -214,12 +189,14 @@ httpTest(
       assertEquals(dealOf(reset).choices, { cocktails: [] }, role);
       assertEquals(body(reset).message, "Le client peut choisir à nouveau ses cocktails.");
     }
-    // The customer reads their own deal, without the admin's comments nor the hubspot id.
+    // The customer reads their own deal through their API, without the admin's comments nor the
+    // hubspot id; the back office's view is refused to them.
     await r.admin.patch(`/api/deal/${id}`, { adminComments: "Note interne", hubspotId: "HS-42" });
-    const own = dealOf(await r.customer.get(`/api/deal/get/${id}`));
+    const own = dealOf(await r.customer.get(`/api/customer/deal/get/${deal.token}`));
     assertEquals(own.id, id);
     assertEquals(own.adminComments, "");
     assertEquals(own.hubspotId, null);
+    assertError(await r.customer.get(`/api/deal/get/${id}`), 403, MSG.notAllowed);
     const asPartner = dealOf(await r.partner.get(`/api/deal/get/${id}`));
     assertEquals(asPartner.adminComments, "Note interne", "the partner reads the admin's comments");
     assertEquals(asPartner.hubspotId, null, "hubspotId is shown to admins only");
@@ -229,8 +206,11 @@ httpTest(
     const validated = await r.impersonator.post(`/api/deal/${id}/validate-availability`);
     assertEquals(dealOf(validated).status, "send");
     assertEquals(body(validated).message, MSG.validated);
-    // The customer may refuse their own quote (refused_client).
-    const refused = await r.customer.post(`/api/deal/${id}/refuse`, { reason: "budget" });
+    // The customer refuses their own quote (refused_client) through their API, not the back office's.
+    assertError(await r.customer.post(`/api/deal/${id}/refuse`, { reason: "budget" }), 403, MSG.notAllowed);
+    const refused = await r.customer.patch(`/api/customer/deal/refuse/${deal.token}`, {
+      refusalReason: "budget",
+    });
     assertEquals(dealOf(refused).status, "refused_client");
     assertEquals(body(refused).message, MSG.refused);
     assertEquals(dealOf(refused).refusalBanner, "Devis refusé par le client : Le budget est trop élevé");
@@ -286,13 +266,18 @@ httpTest(
     const theirs = await requestDeal({ client: r.customer2 });
     const visitor = await requestDeal();
 
-    const list = dealOf(await r.customer.get("/api/deal/index")) as unknown as Json[];
+    // 'Mes devis' of a customer: their API (the back office's list is refused to them).
+    const list = dealOf(await r.customer.get("/api/customer/deal/index")) as unknown as Json[];
     const ids = list.map((d) => Number(d.id));
     assert(ids.includes(mine.id), "own deal listed (even in 'start')");
     assert(!ids.includes(theirs.id) && !ids.includes(visitor.id), "nobody else's");
-    assertError(await r.customer.get(`/api/deal/get/${theirs.id}`), 404, MSG.notFound);
-    assertError(await r.customer.get(`/api/deal/get/${visitor.id}`), 404, MSG.notFound);
-    assertEquals(dealOf(await r.customer2.get(`/api/deal/get/${theirs.id}`)).id, theirs.id);
+    assertError(await r.customer.get("/api/deal/index"), 403, MSG.notAllowed);
+    assertError(
+      await r.customer.get(`/api/customer/deal/get/${theirs.token}`),
+      404,
+      DEAL_MESSAGES.unavailable,
+    );
+    assertEquals(dealOf(await r.customer2.get(`/api/customer/deal/get/${theirs.token}`)).id, theirs.id);
 
     const admin = adminPage(await r.admin.get(`/api/deal/index?search=${visitor.id}&perPage=100`));
     assert(Array.isArray(admin.items) && typeof admin.total === "number", "admin list: items and total");

@@ -13,6 +13,7 @@ import {
   dealOf,
   type Json,
   loggedIn,
+  MSG,
   PARTNER,
   PARTNER2,
   requestDeal,
@@ -75,8 +76,7 @@ httpTest("admin list: search by customer name, partner name and id", async () =>
   assertEquals((await search(`${lastname.slice(0, 4)}_${lastname.slice(5)}`)).total, 0);
   // Non-admins never get the admin list.
   const customer = await loggedIn(CUSTOMER);
-  const own = dealOf(await customer.get(`/api/deal/index?search=${lastname}`));
-  assert(Array.isArray(own) && !own.some((d: Json) => d.id === a.id), "a customer's list ignores the search");
+  assertError(await customer.get(`/api/deal/index?search=${lastname}`), 403, MSG.notAllowed, "customer");
 });
 
 httpTest("admin list: date filters on the creation date, pagination and sort", async () => {

@@ -76,7 +76,7 @@ httpTest("the admin always sees every customer detail; the customer sees their o
   assertEquals(full.customer.address1, customer.address);
   assert(full.customer.zipcode && full.customer.city && full.customer.phone, "zipcode, city and phone");
   for (const flag of FLAGS) assertEquals(full.adminSettings[flag], false, `${flag} off by default`);
-  const own = dealOf(await customer.client.get(`/api/deal/get/${deal.id}`));
+  const own = dealOf(await customer.client.get(`/api/customer/deal/get/${deal.token}`));
   assertEquals(revealed(own), revealed(full), "the customer reads their own details");
   // With every flag on then off again, the admin's view never changes.
   await setFlags(admin, deal.id, [...FLAGS]);

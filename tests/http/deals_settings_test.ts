@@ -1,5 +1,5 @@
-// The quote engine's settings API (routes/settings_api.ts): GET/PATCH /api/settings/{key} (everyone
-// signed in reads, admins write, each key checked with the spec's messages), GET/PATCH
+// The quote engine's settings API (routes/settings_api.ts): GET/PATCH /api/settings/{key} (admins
+// read — a partner the base grid only — admins write, each key checked with the spec's messages), GET/PATCH
 // /api/company/settings/{name}/{userId} (a partner its own records only, admins any partner's),
 // GET /api/company/index (admins only) and GET /api/field/{name}. Every value written here is put back
 // afterwards: on PostgreSQL the test files share one database.
@@ -76,25 +76,32 @@ async function impersonating(email: string): Promise<Client> {
   return client;
 }
 
-httpTest("GET /api/settings/{key}: every signed-in role reads; anonymous 401; unknown key 404", async () => {
-  const clients: [string, Client][] = [
-    ["admin", await loggedIn(ADMIN)],
-    ["partner", await loggedIn(PARTNER)],
-    ["customer", await loggedIn(CUSTOMER)],
-    ["impersonator", await impersonating(PARTNER)],
-  ];
-  for (const [role, client] of clients) {
-    const pricing = dealOf(await client.get("/api/settings/deviseur_pricing"));
-    assert(Array.isArray(pricing.value.flatFees), `${role}: the grid has flatFees`);
-    assertEquals(pricing.type, "json");
-    const flag = dealOf(await client.get("/api/settings/deviseur_show_custom_field_1_on_quote"));
-    assertEquals(flag.type, "boolean", role);
-    assert(["0", "1"].includes(flag.value), `${role}: booleans are '0' or '1'`);
-    assertError(await client.get("/api/settings/inconnu"), 404, MSG.settingUnknown, role);
-    assertError(await client.get("/api/settings/DEVISEUR_PRICING"), 404, MSG.settingUnknown, role);
-  }
-  assertError(await anonymous().get("/api/settings/deviseur_pricing"), 401, MSG.unauthenticated);
-});
+httpTest(
+  "GET /api/settings/{key}: admins read; partners the base grid only; customers 403; anonymous 401",
+  async () => {
+    const clients: [string, Client][] = [
+      ["admin", await loggedIn(ADMIN)],
+      ["partner", await loggedIn(PARTNER)],
+      ["impersonator", await impersonating(PARTNER)],
+    ];
+    for (const [role, client] of clients) {
+      const pricing = dealOf(await client.get("/api/settings/deviseur_pricing"));
+      assert(Array.isArray(pricing.value.flatFees), `${role}: the grid has flatFees`);
+      assertEquals(pricing.type, "json");
+      const flagged = await client.get("/api/settings/deviseur_show_custom_field_1_on_quote");
+      if (role === "admin") {
+        const flag = dealOf(flagged);
+        assertEquals(flag.type, "boolean", role);
+        assert(["0", "1"].includes(flag.value), `${role}: booleans are '0' or '1'`);
+      } else assertError(flagged, 403, MSG.forbidden, `${role}: the platform's settings`);
+      assertError(await client.get("/api/settings/inconnu"), 404, MSG.settingUnknown, role);
+      assertError(await client.get("/api/settings/DEVISEUR_PRICING"), 404, MSG.settingUnknown, role);
+    }
+    const customer = await loggedIn(CUSTOMER);
+    assertError(await customer.get("/api/settings/deviseur_pricing"), 403, MSG.forbidden, "customer");
+    assertError(await anonymous().get("/api/settings/deviseur_pricing"), 401, MSG.unauthenticated);
+  },
+);
 
 httpTest(
   "PATCH /api/settings/{key}: admins only (partners, customers, impersonation 403; anonymous 401)",
@@ -477,9 +484,11 @@ httpTest("GET /api/company/index: admins only, partners with id, name, email and
 });
 
 httpTest(
-  "GET /api/field/{name}: the option lists for signed-in users; unknown 404; anonymous 401",
+  "GET /api/field/{name}: the option lists for the back office; customers 403; unknown 404; anonymous 401",
   async () => {
-    for (const email of [ADMIN, PARTNER, CUSTOMER]) {
+    const customer = await loggedIn(CUSTOMER);
+    assertError(await customer.get("/api/field/duree_2_service"), 403, MSG.forbidden, "customer");
+    for (const email of [ADMIN, PARTNER]) {
       const client = await loggedIn(email);
       const duration = dealOf(await client.get("/api/field/duree_2_service"));
       assertEquals(duration.name, "duree_2_service");

@@ -273,7 +273,7 @@ httpTest(
     const r1 = await admin.post(`/api/deal/${shown.id}/refuse`, { reason: "other_provider" });
     assertEquals(body(r1).message, MSG.refused);
     assertEquals(dealOf(r1).status, "refused_client");
-    const seen = dealOf(await customer.get(`/api/deal/get/${shown.id}`));
+    const seen = dealOf(await customer.get(`/api/customer/deal/get/${shown.token}`));
     assertEquals(seen.refusalReason, "other_provider");
     assertEquals(seen.refusalBanner, "Devis refusé par le client : J'ai choisi un autre prestataire");
 
@@ -290,12 +290,9 @@ httpTest(
     // The customer refuses their own quote once sent, with a customer reason only.
     const own = await dealForPartner(admin, PARTNER, { client: customer });
     dealOf(await partner.post(`/api/deal/${own.id}/validate-availability`));
-    assertError(
-      await customer.post(`/api/deal/${own.id}/refuse`, { reason: "no_answer" }),
-      422,
-      MSG.reasonRequired,
-    );
-    const r3 = await customer.post(`/api/deal/${own.id}/refuse`, { reason: "event_cancelled" });
+    const refuse = `/api/customer/deal/refuse/${own.token}`;
+    assertError(await customer.patch(refuse, { refusalReason: "no_answer" }), 422, MSG.reasonRequired);
+    const r3 = await customer.patch(refuse, { refusalReason: "event_cancelled" });
     assertEquals(dealOf(r3).status, "refused_client");
     assertEquals(dealOf(r3).refusalBanner, "Devis refusé par le client : L'événement n'aura pas lieu");
   },
@@ -397,8 +394,18 @@ httpTest(
     for (const from of ["pay_partial", "pay_total", "win", "refused_client", "refused_partner"]) {
       await attempt(from, "admin", admin, "refuse", { reason: "no_answer" });
     }
+    // The customer refuses through their API (the back office's refuse is not theirs).
     for (const from of ["accepted", "pay_partial", "pay_total", "win", "refused_client", "refused_partner"]) {
-      await attempt(from, "customer", customer, "refuse", { reason: "budget" });
+      await forceStatus(admin, id, from);
+      const res = await customer.patch(`/api/customer/deal/refuse/${deal.token}`, {
+        refusalReason: "budget",
+      });
+      assertError(res, 409, wrongStatus(from), `customer refuse from ${from}:`);
+      assertEquals(
+        dealOf(await admin.get(`/api/deal/get/${id}`)).status,
+        from,
+        `customer refuse from ${from}`,
+      );
     }
     // send-to-partner from anything but 'start' (never sent by the button: the status was forced).
     const fresh = await dealForPartner(admin, PARTNER, { send: false });
@@ -613,10 +620,12 @@ httpTest(
     const unchanged = dealOf(await admin.get(`/api/deal/get/${deal.id}`));
     assertEquals(unchanged.description, "<p>Notre bar</p>");
     assertEquals(unchanged.lines, described.lines);
-    // The partner's deal settings (deposit, cocktails) are not under the lock (spec 001 §4).
-    dealOf(
-      await partner.patch(`/api/deal/${deal.id}`, { settings: { hasDeposit: true, depositPercentage: 40 } }),
-    );
+    // The deal's settings (deposit, cocktails) are part of the locked quote too (issue "Quotes and
+    // payments, second pass" §3; tests/http/deal_lock_test.ts).
+    const deposit = await partner.patch(`/api/deal/${deal.id}`, {
+      settings: { hasDeposit: true, depositPercentage: 40 },
+    });
+    assertEquals([deposit.status, body(deposit).message], [409, MSG.locked], "the deposit is locked");
     // The admin edits everything while locked.
     const byAdmin = dealOf(
       await admin.patch(`/api/deal/${deal.id}`, {

@@ -2,7 +2,8 @@
 // form), the cocktail list type and the number of cocktails the client may choose (3 by default), the
 // proposed cocktails (the partner's catalogue of that type, or the deal's custom cocktails for
 // 'creation') with the client's choices marked, the custom cocktail dialog, and 'Demander un nouveau
-// choix'. Saved with PATCH settings; custom cocktails are saved as soon as the dialog confirms.
+// choix'. Saved with PATCH settings; custom cocktails are saved as soon as the dialog confirms. The
+// admin's edit lock covers all of it for a partner (the server refuses it too): shown, not editable.
 import { useEffect, useState } from "react";
 import {
   COCKTAIL_LIST_LABELS,
@@ -62,7 +63,8 @@ function newCocktailId(): string {
 }
 
 export function SettingsTab({ catalogue }: { catalogue: Catalogue | null }) {
-  const { deal, run } = useDeal();
+  const { deal, run, isAdmin, locked } = useDeal();
+  const frozen = locked && !isAdmin;
   const [form, setForm] = useState(() => settingsForm(deal.settings));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
@@ -104,85 +106,87 @@ export function SettingsTab({ catalogue }: { catalogue: Catalogue | null }) {
   return (
     <div class="space-y-4" data-testid="settings-tab">
       <form onSubmit={save} noValidate class="grid gap-4 lg:grid-cols-2">
-        <Section id="deal-quote-settings" title="Paramètres du devis">
-          <label class="flex items-center gap-3 text-sm">
-            <input
-              id="settings-hasDeposit"
-              type="checkbox"
-              role="switch"
-              class="h-5 w-5 accent-brand-500"
-              checked={form.hasDeposit}
-              onChange={(e) => set({ hasDeposit: (e.target as HTMLInputElement).checked })}
-            />
-            <span class="font-medium text-slate-800">Demander un acompte</span>
-          </label>
-          <label class="mt-4 block text-sm">
-            <span class="block font-medium text-slate-700">Pourcentage de l'acompte</span>
-            <span class="mt-1 flex items-center gap-2">
+        <fieldset disabled={frozen} class="contents" data-testid="settings-fieldset">
+          <Section id="deal-quote-settings" title="Paramètres du devis">
+            <label class="flex items-center gap-3 text-sm">
               <input
-                id="settings-depositPercentage"
+                id="settings-hasDeposit"
+                type="checkbox"
+                role="switch"
+                class="h-5 w-5 accent-brand-500"
+                checked={form.hasDeposit}
+                onChange={(e) => set({ hasDeposit: (e.target as HTMLInputElement).checked })}
+              />
+              <span class="font-medium text-slate-800">Demander un acompte</span>
+            </label>
+            <label class="mt-4 block text-sm">
+              <span class="block font-medium text-slate-700">Pourcentage de l'acompte</span>
+              <span class="mt-1 flex items-center gap-2">
+                <input
+                  id="settings-depositPercentage"
+                  type="number"
+                  min={1}
+                  max={100}
+                  step={1}
+                  inputMode="numeric"
+                  class={`${INPUT} max-w-32 ${errors.depositPercentage ? "border-red-500" : ""}`}
+                  value={form.depositPercentage}
+                  disabled={!form.hasDeposit}
+                  aria-invalid={errors.depositPercentage ? "true" : undefined}
+                  onInput={(e) => set({ depositPercentage: (e.target as HTMLInputElement).value })}
+                />
+                <span class="text-slate-600">%</span>
+              </span>
+              {errors.depositPercentage && (
+                <span class="mt-1 block text-xs text-red-600" data-error-for="depositPercentage">
+                  {errors.depositPercentage}
+                </span>
+              )}
+            </label>
+          </Section>
+          <Section id="deal-cocktail-settings" title="Paramètres des cocktails">
+            <label class="block text-sm">
+              <span class="block font-medium text-slate-700">Type de liste de cocktails</span>
+              <select
+                id="settings-cocktailListType"
+                class={`${INPUT} mt-1`}
+                value={form.cocktailListType}
+                onChange={(e) =>
+                  set({ cocktailListType: (e.target as HTMLSelectElement).value as CocktailListType | "" })}
+              >
+                {form.cocktailListType === "" && <option value="">Aucune liste choisie</option>}
+                {COCKTAIL_LIST_TYPES.map((t) => <option key={t} value={t}>{COCKTAIL_LIST_LABELS[t]}</option>)}
+              </select>
+            </label>
+            <label class="mt-4 block text-sm">
+              <span class="block font-medium text-slate-700">Nombre de cocktails au choix du client</span>
+              <input
+                id="settings-nbCocktailsAuthorized"
                 type="number"
                 min={1}
-                max={100}
+                max={50}
                 step={1}
                 inputMode="numeric"
-                class={`${INPUT} max-w-32 ${errors.depositPercentage ? "border-red-500" : ""}`}
-                value={form.depositPercentage}
-                disabled={!form.hasDeposit}
-                aria-invalid={errors.depositPercentage ? "true" : undefined}
-                onInput={(e) => set({ depositPercentage: (e.target as HTMLInputElement).value })}
+                class={`${INPUT} mt-1 max-w-32 ${errors.nbCocktailsAuthorized ? "border-red-500" : ""}`}
+                value={form.nbCocktailsAuthorized}
+                aria-invalid={errors.nbCocktailsAuthorized ? "true" : undefined}
+                onInput={(e) => set({ nbCocktailsAuthorized: (e.target as HTMLInputElement).value })}
               />
-              <span class="text-slate-600">%</span>
-            </span>
-            {errors.depositPercentage && (
-              <span class="mt-1 block text-xs text-red-600" data-error-for="depositPercentage">
-                {errors.depositPercentage}
-              </span>
-            )}
-          </label>
-        </Section>
-        <Section id="deal-cocktail-settings" title="Paramètres des cocktails">
-          <label class="block text-sm">
-            <span class="block font-medium text-slate-700">Type de liste de cocktails</span>
-            <select
-              id="settings-cocktailListType"
-              class={`${INPUT} mt-1`}
-              value={form.cocktailListType}
-              onChange={(e) =>
-                set({ cocktailListType: (e.target as HTMLSelectElement).value as CocktailListType | "" })}
-            >
-              {form.cocktailListType === "" && <option value="">Aucune liste choisie</option>}
-              {COCKTAIL_LIST_TYPES.map((t) => <option key={t} value={t}>{COCKTAIL_LIST_LABELS[t]}</option>)}
-            </select>
-          </label>
-          <label class="mt-4 block text-sm">
-            <span class="block font-medium text-slate-700">Nombre de cocktails au choix du client</span>
-            <input
-              id="settings-nbCocktailsAuthorized"
-              type="number"
-              min={1}
-              max={50}
-              step={1}
-              inputMode="numeric"
-              class={`${INPUT} mt-1 max-w-32 ${errors.nbCocktailsAuthorized ? "border-red-500" : ""}`}
-              value={form.nbCocktailsAuthorized}
-              aria-invalid={errors.nbCocktailsAuthorized ? "true" : undefined}
-              onInput={(e) => set({ nbCocktailsAuthorized: (e.target as HTMLInputElement).value })}
-            />
-            {errors.nbCocktailsAuthorized && (
-              <span class="mt-1 block text-xs text-red-600" data-error-for="nbCocktailsAuthorized">
-                {errors.nbCocktailsAuthorized}
-              </span>
-            )}
-          </label>
-        </Section>
-        <div class="flex flex-wrap items-center justify-end gap-3 lg:col-span-2">
-          {errors.form && <p role="alert" class="text-sm text-red-700">{errors.form}</p>}
-          {dirty && !errors.form && <p class="text-sm text-slate-500">Modifications non enregistrées</p>}
-          <button type="submit" class={BUTTON_MAIN} disabled={busy || !dirty} data-testid="save-settings">
-            Enregistrer les paramètres
-          </button>
-        </div>
+              {errors.nbCocktailsAuthorized && (
+                <span class="mt-1 block text-xs text-red-600" data-error-for="nbCocktailsAuthorized">
+                  {errors.nbCocktailsAuthorized}
+                </span>
+              )}
+            </label>
+          </Section>
+          <div class="flex flex-wrap items-center justify-end gap-3 lg:col-span-2">
+            {errors.form && <p role="alert" class="text-sm text-red-700">{errors.form}</p>}
+            {dirty && !errors.form && <p class="text-sm text-slate-500">Modifications non enregistrées</p>}
+            <button type="submit" class={BUTTON_MAIN} disabled={busy || !dirty} data-testid="save-settings">
+              Enregistrer les paramètres
+            </button>
+          </div>
+        </fieldset>
       </form>
       <ProposedCocktails listType={form.cocktailListType} catalogue={catalogue} />
     </div>
@@ -192,7 +196,8 @@ export function SettingsTab({ catalogue }: { catalogue: Catalogue | null }) {
 function ProposedCocktails(
   { listType, catalogue }: { listType: CocktailListType | ""; catalogue: Catalogue | null },
 ) {
-  const { deal, isAdmin, run } = useDeal();
+  const { deal, isAdmin, locked, run } = useDeal();
+  const frozen = locked && !isAdmin;
   const [editing, setEditing] = useState<CustomCocktail | null>(null);
   const [resetting, setResetting] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -223,7 +228,7 @@ function ProposedCocktails(
     if (result.ok) setResetting(false);
   };
 
-  const actions = listType === "creation"
+  const actions = listType === "creation" && !frozen
     ? (
       <button
         type="button"
@@ -286,7 +291,7 @@ function ProposedCocktails(
                   </p>
                   <p class="mt-0.5 whitespace-pre-line text-sm text-slate-600">{cocktail.description}</p>
                 </div>
-                {listType === "creation" && (
+                {listType === "creation" && !frozen && (
                   <div class="flex shrink-0">
                     <IconButton
                       icon="pencil"
@@ -317,7 +322,8 @@ function ProposedCocktails(
         <button
           type="button"
           class={BUTTON_DARK}
-          disabled={busy || chosen.length === 0}
+          disabled={busy || frozen || chosen.length === 0}
+          title={frozen ? DEAL_MESSAGES.locked : undefined}
           onClick={() => setResetting(true)}
           data-testid="reset-choices"
         >

@@ -12,6 +12,7 @@ import {
   durationLabel,
   REFUSED_STATUSES,
 } from "../../../lib/deals/rules.ts";
+import { proformaStages } from "../../../lib/billing/links.ts";
 import { euros, isoDateFr, numberFr } from "../../../lib/deals/format.ts";
 import {
   type PayableDeal,
@@ -145,6 +146,12 @@ export function paymentOptions(deal: PayableDeal): PaymentOption[] {
 const DOWNLOAD = "/api/customer/deal/download";
 
 /** The quote and the invoices of its payment stage (spec 000 §4 'Deal payment stage'). */
+const PROFORMA_LABELS = {
+  deposit: "Facture proforma d'acompte",
+  final: "Facture proforma de solde",
+  full: "Facture proforma",
+} as const;
+
 export function documentLinks(deal: DealPayload): DocumentLink[] {
   const token = deal.token;
   const links: DocumentLink[] = [{ label: "Télécharger le devis (PDF)", href: `${DOWNLOAD}/quote/${token}` }];
@@ -159,12 +166,14 @@ export function documentLinks(deal: DealPayload): DocumentLink[] {
     invoice("Facture de solde", "final");
   }
   if (stage === "paid") invoice("Facture", "full");
-  if (stage === "none" && deal.adminSettings.showProformaInvoice && !REFUSED_STATUSES.includes(deal.status)) {
-    if (depositOffered(deal.settings)) {
-      proforma("Facture proforma d'acompte", "deposit");
-      proforma("Facture proforma de solde", "final");
-    } else proforma("Facture proforma", "full");
-  }
+  // The same rule as the downloads and the back office (lib/billing/links.ts proformaStages).
+  const proformas = proformaStages({
+    status: deal.status,
+    showProforma: deal.adminSettings.showProformaInvoice,
+    depositOffered: depositOffered(deal.settings),
+    anythingPaid: stage !== "none",
+  });
+  for (const kind of proformas) proforma(PROFORMA_LABELS[kind], kind);
   return links;
 }
 

@@ -13,6 +13,7 @@ import {
   type QuoteSnapshot,
 } from "../document.ts";
 import { type DealBillingRow, findContactRow, findUserRow, type InvoiceRow, settingText } from "../store.ts";
+import type { ContactRow } from "../../deals/store.ts";
 
 export async function userParty(tx: Tx, id: string | null, seller: boolean): Promise<Party | null> {
   if (!id) return null;
@@ -64,6 +65,59 @@ export async function customerParty(tx: Tx, deal: DealBillingRow): Promise<Party
     vatExempt: false,
   };
 }
+
+/** The buyer as the deal's partner may see them: built from the contact as partner_deal_contact()
+ * masks it (lib/deals/store.ts contactFor, the function behind the page and the API), so that a
+ * partner's documents print of the customer exactly what its page shows. `full`: the buyer as the
+ * system reads it (customerParty), for what is not a contact detail (VAT number, business or not). */
+export function buyerAsPartnerSees(full: Party, contact: ContactRow | null, linked: boolean): Party {
+  if (!contact) return { ...full, siren: null, vatNumber: null, address: [], email: null };
+  if (!linked) {
+    return {
+      name: `${contact.firstname} ${contact.lastname}`.trim() || "Client",
+      siren: null,
+      vatNumber: null,
+      address: contact.serviceAddress ? addressLines(contact.serviceAddress) : [],
+      email: contact.email,
+      professional: false,
+      vatExempt: false,
+    };
+  }
+  const person = `${contact.customerFirstname ?? ""} ${contact.customerLastname ?? ""}`.trim();
+  const company = contact.customerCompany;
+  // The company's identity (name, SIREN, address) is one flag (showAddressForPartner): the VAT number
+  // goes with it.
+  const identityShown = company !== null || contact.customerSiren !== null ||
+    contact.customerAddress1 !== null;
+  return {
+    name: company || person || contact.customerEmail || "Client",
+    siren: contact.customerSiren,
+    vatNumber: identityShown ? full.vatNumber : null,
+    address: [
+      ...(company && person ? [`À l'attention de ${person}`] : []),
+      contact.customerAddress1,
+      contact.customerAddress2,
+      [contact.customerZipcode, contact.customerCity].filter(Boolean).join(" "),
+    ].filter((s): s is string => !!s),
+    email: contact.customerEmail,
+    professional: full.professional,
+    vatExempt: false,
+  };
+}
+
+export const PARTNER_COPY_MENTION =
+  "Copie du partenaire : les coordonnées du client que la plateforme ne vous " +
+  "communique pas n'y figurent pas. L'original de cette facture, avec l'adresse de l'acheteur, est conservé " +
+  "par la plateforme, qui l'émet en votre nom, et remis au client.";
+
+/** A partner's copy of an issued customer invoice or credit note whose buyer it may not fully see: the
+ * buyer as it sees them and a mention that this is not the original (rendered without Factur-X XML). */
+export function partnerCopy(document: BillingDocument, buyer: Party): BillingDocument {
+  return { ...document, buyer, mentions: [PARTNER_COPY_MENTION, ...document.mentions] };
+}
+
+const sameParty = (a: Party, b: Party) => JSON.stringify(a) === JSON.stringify(b);
+export { sameParty };
 
 /** The free fields the deviseur settings show on quotes or on invoices, as plain text. */
 export async function notes(tx: Tx, on: "quote" | "invoice"): Promise<string[]> {

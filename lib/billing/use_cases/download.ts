@@ -15,9 +15,13 @@ import {
   commissionDocument,
   type Deduction,
   depositDocument,
+  type Party,
   quoteDocument,
 } from "../document.ts";
+import { checkDocumentAccess, type DocumentViewer } from "../access.ts";
+import { contactFor, type ContactRow } from "../../deals/store.ts";
 import {
+  billingDealById,
   billingDealByToken,
   type DealBillingRow,
   depositInvoice,
@@ -25,12 +29,15 @@ import {
   latestIssuedDocument,
 } from "../store.ts";
 import {
+  buyerAsPartnerSees,
   customerParty,
   deduction,
   fileName,
   isoDay,
   notes,
+  partnerCopy,
   platformParty,
+  sameParty,
   snapshot,
   userParty,
 } from "./document_inputs.ts";
@@ -52,25 +59,47 @@ export type DownloadRequest =
 export interface Download {
   document: BillingDocument;
   fileName: string;
-  /** An issued invoice or credit note (rendered as Factur-X). */
+  /** An issued invoice or credit note, rendered as Factur-X (a partner's masked copy is not: it is not
+   * the original e-invoice). */
   issued: boolean;
 }
 
 /** Who may read a deal's documents: the deal as the actor sees it (RLS) — its customer, its partner
- * or an admin; commission documents not its customer. */
+ * or an admin; commission documents not its customer — and which documents (lib/billing/access.ts).
+ * For a partner's customer documents, the contact as it may see it (contactFor). */
 async function visibleDeal(
   tx: Tx,
   actor: Actor,
   token: string,
-  commission: boolean,
-): Promise<DealBillingRow> {
-  requireRole(actor, commission ? ["Admin", "Company"] : ["Admin", "Company", "Customer"], {
+  request: DownloadRequest,
+): Promise<{ deal: DealBillingRow; viewer: DocumentViewer; partnerContact: ContactRow | null }> {
+  const commission = request.what.startsWith("commission");
+  const user = requireRole(actor, commission ? ["Admin", "Company"] : ["Admin", "Company", "Customer"], {
     loginMessage: LOGIN_TO_DOWNLOAD,
   });
   if (!DEAL_TOKEN.test(token)) throw new AppError("not_found", DEAL_MESSAGES.unavailable);
   const deal = await billingDealByToken(tx, token);
   if (!deal) throw new AppError("not_found", DEAL_MESSAGES.unavailable);
-  return deal;
+  const viewer = user.user.type;
+  checkDocumentAccess(viewer, deal, request);
+  const partnerContact = viewer === "Company" && !commission
+    ? await contactFor(tx, "Company", deal.id)
+    : null;
+  return { deal, viewer, partnerContact };
+}
+
+/** A partner's view of an issued customer document: the original when it may see every detail of the
+ * buyer it carries, else its copy (the buyer as it sees them, no Factur-X XML). */
+async function asPartnerSees(
+  deps: Deps,
+  deal: DealBillingRow,
+  document: BillingDocument,
+  contact: ContactRow | null,
+): Promise<Download> {
+  const full = await transactionAs(deps.db, BILLING, (sys) => customerParty(sys, deal));
+  const seen = buyerAsPartnerSees(full, contact, deal.customerId !== null);
+  if (sameParty(seen, full)) return { document, fileName: fileName(document), issued: true };
+  return { document: partnerCopy(document, seen), fileName: fileName(document), issued: false };
 }
 
 export async function dealDocument(
@@ -79,9 +108,13 @@ export async function dealDocument(
   token: string,
   request: DownloadRequest,
 ): Promise<Download> {
-  const commission = request.what.startsWith("commission");
   // One transaction at a time (never nested: the embedded database has one connection).
-  const deal = await transactionAs(deps.db, actor, (tx) => visibleDeal(tx, actor, token, commission));
+  const { deal, viewer, partnerContact } = await transactionAs(
+    deps.db,
+    actor,
+    (tx) => visibleDeal(tx, actor, token, request),
+  );
+  const forPartner = viewer === "Company" && !request.what.startsWith("commission");
   if (request.what === "invoice" || request.what === "commission_invoice") {
     // An invoice a payment calls for is issued first if the billing job has not got to it yet.
     await issueDealInvoices(deps, deal.id);
@@ -93,15 +126,16 @@ export async function dealDocument(
       (tx) => latestIssuedDocument(tx, deal.id, series, stage),
     );
     if (!document) throw new AppError("not_found", DOCUMENT_NOT_AVAILABLE);
+    if (forPartner) return await asPartnerSees(deps, deal, document, partnerContact);
     return { document, fileName: fileName(document), issued: true };
   }
   // Quotes and proformas are built from the deal as it is now, as the system: the seller's and the
-  // buyer's identities are not all readable by every party.
-  const built = await transactionAs(
-    deps.db,
-    BILLING,
-    (sys) => buildUnissued(sys, deps.config, deal, request),
-  );
+  // buyer's identities are not all readable by every party. A partner's show the buyer as it sees them.
+  const built = await transactionAs(deps.db, BILLING, async (sys) => {
+    const full = await customerParty(sys, deal);
+    const buyer = forPartner ? buyerAsPartnerSees(full, partnerContact, deal.customerId !== null) : full;
+    return await buildUnissued(sys, deps.config, deal, request, buyer);
+  });
   return { document: built, fileName: fileName(built), issued: false };
 }
 
@@ -110,10 +144,10 @@ async function buildUnissued(
   config: Pick<Config, "platform">,
   deal: DealBillingRow,
   request: DownloadRequest,
+  buyer: Party,
 ): Promise<BillingDocument> {
   const seller = (await userParty(sys, deal.companyId, true)) ?? platformParty(config);
   const platform = platformParty(config);
-  const buyer = await customerParty(sys, deal);
   const quote = snapshot(deal);
   const issuedAt = isoDay(new Date());
   const issuedBy = deal.companyId ? platform : null;
@@ -189,12 +223,18 @@ async function buildUnissued(
   });
 }
 
-/** An invoice or credit note by its id (GET /quote/invoice/{id} and the payments list): RLS decides. */
+/** An invoice or credit note by its id (GET /quote/invoice/{id} and the payments list): RLS decides
+ * who reads it; a partner reads a customer document as it sees the buyer (asPartnerSees). */
 export async function invoiceById(deps: Deps, actor: Actor, id: string): Promise<Download> {
   const user = requireSignedIn(actor);
-  return await transactionAs(deps.db, user, async (tx) => {
+  const found = await transactionAs(deps.db, user, async (tx) => {
     const document = await issuedDocumentById(tx, id);
     if (!document) throw new AppError("not_found", DOCUMENT_NOT_AVAILABLE);
-    return { document, fileName: fileName(document), issued: true };
+    if (user.user.type !== "Company" || document.kind.startsWith("commission")) return { document };
+    const deal = await billingDealById(tx, document.reference.dealId);
+    if (!deal) throw new AppError("not_found", DOCUMENT_NOT_AVAILABLE);
+    return { document, deal, contact: await contactFor(tx, "Company", deal.id) };
   });
+  if (found.deal) return await asPartnerSees(deps, found.deal, found.document, found.contact);
+  return { document: found.document, fileName: fileName(found.document), issued: true };
 }

@@ -6,7 +6,7 @@
 import { type Actor, requireSignedIn, statementTx } from "../../actor.ts";
 import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
-import { getDeal } from "../../deals/use_cases/get_deal.ts";
+import { dealTokenById } from "../../deals/store.ts";
 import { DEAL_MESSAGES, DEAL_TOKEN } from "../../deals/rules.ts";
 import {
   dealDocument,
@@ -65,13 +65,13 @@ export async function dealPdf(
   return await toPdf(await dealDocument(deps, actor, token, request));
 }
 
-/** GET /quote/download/{id}: the quote of a deal by its numeric id (the deal as the actor may read it,
- * lib/deals getDeal) — or by its token, as the quote payment page links it. */
+/** GET /quote/download/{id}: the quote of a deal by its numeric id (the deal as the actor may read it:
+ * RLS) — or by its token, as the quote payment page links it. */
 export async function quotePdf(deps: Deps, actor: Actor, idOrToken: string): Promise<PdfFile> {
   requireSignedIn(actor);
-  let token = idOrToken.toLowerCase();
-  if (DEAL_ID.test(idOrToken)) token = (await getDeal(deps, actor, Number(idOrToken))).token;
-  else if (!DEAL_TOKEN.test(token)) throw new AppError("not_found", DEAL_MESSAGES.unavailable);
+  let token: string | null = idOrToken.toLowerCase();
+  if (DEAL_ID.test(idOrToken)) token = await dealTokenById(statementTx(deps.db, actor), Number(idOrToken));
+  if (!token || !DEAL_TOKEN.test(token)) throw new AppError("not_found", DEAL_MESSAGES.unavailable);
   return await dealPdf(deps, actor, token, { what: "quote" });
 }
 

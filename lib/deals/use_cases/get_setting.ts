@@ -1,9 +1,16 @@
-// GET /api/settings/{key} (any signed-in user reads) and the admin's 'Paramètres' tab (every setting it
-// shows, in one transaction): the stored value, or the default while none is saved.
-import { type Actor, requireRole, requireSignedIn, transactionAs } from "../../actor.ts";
+// GET /api/settings/{key} (admins; a partner reads only the base grid its own grid starts from) and the
+// admin's 'Paramètres' tab (every setting it shows, in one transaction): the stored value, or the
+// default while none is saved. The commission tiers, rates and texts are the platform's business.
+import { type Actor, requireRole, transactionAs } from "../../actor.ts";
 import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
-import { RICH_KEYS, SETTING_DEFAULTS, SETTING_KEYS, SETTING_NOT_FOUND } from "../settings.ts";
+import {
+  PARTNER_READABLE_SETTINGS,
+  RICH_KEYS,
+  SETTING_DEFAULTS,
+  SETTING_KEYS,
+  SETTING_NOT_FOUND,
+} from "../settings.ts";
 import { cleanStoredRichText } from "../../richtext/sanitize.ts";
 import { readSetting } from "../settings_store.ts";
 
@@ -12,8 +19,9 @@ export async function getSetting(
   actor: Actor,
   key: string,
 ): Promise<{ value: unknown; type: string }> {
-  const user = requireSignedIn(actor);
+  const user = requireRole(actor, ["Admin", "Company"]);
   if (!SETTING_KEYS.includes(key)) throw new AppError("not_found", SETTING_NOT_FOUND);
+  if (user.user.type !== "Admin" && !PARTNER_READABLE_SETTINGS.includes(key)) throw new AppError("forbidden");
   const stored = await transactionAs(deps.db, user, (tx) => readSetting(tx, key));
   const setting = stored ?? SETTING_DEFAULTS[key];
   return { ...setting, value: readable(key, setting.value) };

@@ -35,10 +35,10 @@ export async function listDealsForAdmin(
   };
 }
 
-/** A partner's deals ('Mes devis') or a customer's: what RLS shows them. */
+/** A partner's deals ('Mes devis'): what RLS shows it. Customers list theirs through customerDeals. */
 export async function listOwnDeals(deps: Deps, actor: Actor): Promise<DealListItem[]> {
-  const user = requireRole(actor, ["Company", "Customer"], NOT_ALLOWED);
+  const user = requireRole(actor, "Company", NOT_ALLOWED);
   const items = await transactionAs(deps.db, user, (tx) => listVisibleDeals(tx));
-  // The partner's 'Mes devis' shows it under '# Demande' (spec 001 §2.9); customers never see it.
-  return user.user.type === "Customer" ? items.map((d) => ({ ...d, hubspotId: null })) : items;
+  // The partner's 'Mes devis' shows it under '# Demande' (spec 001 §2.9).
+  return items;
 }

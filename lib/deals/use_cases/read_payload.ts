@@ -3,14 +3,7 @@
 import type { Deps } from "../../deps.ts";
 import type { Tx } from "../../db/database.ts";
 import { dealPhotoPath } from "../../storage/storage.ts";
-import {
-  type CompanyCard,
-  companyCard,
-  customerContact,
-  type DealRow,
-  findDeal,
-  partnerContact,
-} from "../store.ts";
+import { type CompanyCard, companyCard, contactFor, type DealRow, findDeal } from "../store.ts";
 import { listPhotos } from "../photo_store.ts";
 import { type DealPayload, dealPayload, type Viewer } from "../payload.ts";
 
@@ -24,7 +17,7 @@ export async function readPayload(
   preloaded?: { deal: DealRow; company: CompanyCard | null },
 ): Promise<DealPayload> {
   const deal = preloaded?.deal ?? await findDeal(tx, id);
-  const contact = viewer === "Customer" ? await customerContact(tx, id) : await partnerContact(tx, id);
+  const contact = await contactFor(tx, viewer, id);
   const company = preloaded ? preloaded.company : await companyCard(tx, deal.companyId);
   const photos = await listPhotos(tx, id);
   return dealPayload(

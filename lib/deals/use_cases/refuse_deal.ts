@@ -1,7 +1,7 @@
 // Refusal with a reason: partner → refused_partner; admin → refused_client when the reason is shown to
 // customers, refused_partner otherwise; customer → refused_client (PATCH /api/customer/deal/refuse/
 // {token}: the deal's own customer only).
-import { type Actor, requireRole, requireSignedIn, transactionAs } from "../../actor.ts";
+import { type Actor, requireRole, transactionAs, type UserActor } from "../../actor.ts";
 import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
 import { parseInput } from "../../validation.ts";
@@ -12,8 +12,13 @@ import { readPayload } from "./read_payload.ts";
 import { check, locked, type UpdateResult } from "./workflow.ts";
 import { checkToken } from "./customer_access.ts";
 
+/** POST /api/deal/{id}/refuse: the back office's refusal (admins and the deal's partner). */
 export async function refuseDeal(deps: Deps, actor: Actor, id: number, body: unknown): Promise<UpdateResult> {
-  const user = requireSignedIn(actor);
+  const user = requireRole(actor, ["Admin", "Company"], { message: DEAL_MESSAGES.notAllowed });
+  return await refuse(deps, user, id, body);
+}
+
+async function refuse(deps: Deps, user: UserActor, id: number, body: unknown): Promise<UpdateResult> {
   const role = user.user.type;
   const { reason } = parseInput(refusalSchema, body, DEAL_MESSAGES.reasonRequired);
   const found = findReason(reason);
@@ -47,5 +52,5 @@ export async function refuseAsCustomer(
   checkToken(token);
   const id = await transactionAs(deps.db, customer, (tx) => dealIdByToken(tx, token));
   if (id === null) throw new AppError("not_found", DEAL_MESSAGES.unavailable);
-  return await refuseDeal(deps, customer, id, { reason: body.refusalReason ?? body.reason });
+  return await refuse(deps, customer, id, { reason: body.refusalReason ?? body.reason });
 }

@@ -62,8 +62,9 @@ const QUOTE_CONTENT: (keyof DealPatch)[] = [
   "customField1",
   "customField2",
 ];
-/** Fields the edit lock protects from partners (spec 001 §4). */
-const LOCKED_FOR_PARTNER: (keyof DealPatch)[] = ["lines", "properties", "description", "map"];
+/** Fields the edit lock protects from partners (spec 001 §4), the deal's settings (its deposit, its
+ * cocktail list) included: they are part of the quote the admin locked. */
+const LOCKED_FOR_PARTNER: (keyof DealPatch)[] = ["lines", "properties", "description", "map", "settings"];
 
 export async function updateDeal(deps: Deps, actor: Actor, id: number, body: unknown): Promise<UpdateResult> {
   const user = requireRole(actor, ["Admin", "Company"], { message: DEAL_MESSAGES.notAllowed });

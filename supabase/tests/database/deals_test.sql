@@ -10,7 +10,7 @@
 -- statement back (a subtransaction): a refusal the database forgets to make fails its own test without
 -- changing the state the next tests read.
 begin;
-select plan(315);
+select plan(316);
 
 select tests.create_user('Admin', 'admin'), tests.create_user('Customer', 'customer_a'),
   tests.create_user('Customer', 'customer_b'), tests.create_user('Company', 'partner_a'),
@@ -67,8 +67,9 @@ select policies_are('public', 'deal_photos', array[
   'Admins and the deal''s partner can reorder photos', 'Admins and the deal''s partner can delete photos'
 ], 'public.deal_photos has exactly the expected policies');
 select policies_are('public', 'settings', array[
-  'Anyone can read the quote settings', 'Admins can add quote settings', 'Admins can change quote settings'
-], 'public.settings has exactly the expected policies');
+  'Admins can read the quote settings', 'Partners can read what pricing their quotes needs',
+  'Admins can add quote settings', 'Admins can change quote settings'
+], 'public.settings has exactly the expected policies (20261127000100_deal_access.sql)');
 select policies_are('public', 'company_settings', array[
   'Partners can read their own settings', 'Partners can add their own settings', 'Partners can change their own settings',
   'Admins can read every partner''s settings', 'Admins can add a partner''s settings', 'Admins can change a partner''s settings'
@@ -87,7 +88,7 @@ begin
       ('deal_contacts', array[]::text[], array['SELECT', 'UPDATE']),
       ('deal_status_changes', array[]::text[], array['SELECT']),
       ('deal_photos', array[]::text[], array['DELETE', 'INSERT', 'SELECT', 'UPDATE']),
-      ('settings', array['SELECT'], array['INSERT', 'SELECT', 'UPDATE']),
+      ('settings', array[]::text[], array['INSERT', 'SELECT', 'UPDATE']),
       ('company_settings', array[]::text[], array['INSERT', 'SELECT', 'UPDATE']),
       ('deal_notifications', array[]::text[], array[]::text[]),
       ('crm_outbox', array[]::text[], array[]::text[])) t (name, anon, auth) loop
@@ -298,14 +299,16 @@ select tests.denied(format('update public.deals set status = %L where id = 105',
 from unnest(array['refused_partner', 'accepted', 'new']) s;
 select * from tests.denied($$update public.deals set status = 'pending' where id = 105$$,
   'partner A cannot send its locked quote back to pending (editing it is locked)');
--- The lock: lines, properties, description and map refused; its own settings still allowed.
+-- The lock: lines, properties, description, map, settings and choices refused
+-- (supabase/tests/database/deal_access_test.sql tests the last two further).
 select tests.denied(format('update public.deals set %s where id = 105', change),
   'partner A cannot change ' || split_part(change, ' ', 1) || ' of a locked deal')
 from unnest(array[
   $$lines = '[{"label": "x", "qty": 1, "unitCost": 1, "totalCost": 1}]'$$,
   $$properties = '{"nombre_de_participants": 10}'$$,
   $$description = '<p>x</p>'$$,
-  $$map_url = 'https://www.google.com/maps/embed?pb=1'$$
+  $$map_url = 'https://www.google.com/maps/embed?pb=1'$$,
+  $$settings = '{"hasDeposit": true}'$$
 ]) change;
 select tests.changes(format('update public.deals set %s where id = 102', change), 1,
   'partner A changes ' || split_part(change, ' ', 1) || ' of an unlocked deal')
@@ -317,8 +320,8 @@ from unnest(array[
   $$settings = '{"hasDeposit": true}'$$,
   $$choices = '{"cocktails": []}'$$
 ]) change;
-select * from tests.changes($$update public.deals set settings = '{"hasDeposit": true}' where id = 105$$, 1,
-  'partner A changes the settings of a locked deal (not under the lock)');
+select * from tests.changes($$update public.deals set status = status where id = 105$$, 1,
+  'partner A''s update of a locked deal that changes nothing under the lock passes');
 select * from tests.denied($$update public.deals set choices = '{"cocktails": ["a"]}' where id = 102$$,
   'partner A cannot choose cocktails for the customer (it may only empty the choice)');
 -- Other deals: nothing.
@@ -555,12 +558,18 @@ select throws_ok($$select name from public.company_settings$$, '42501', 'permiss
   'anon reads no record');
 
 -- ---------------------------------------------------------------------------------------------
--- settings: everyone reads, admins write.
+-- settings: admins read and write; a partner reads what pricing needs (deal_access_test.sql), the
+-- others nothing.
 -- ---------------------------------------------------------------------------------------------
 create function pg_temp.settings_read_only(who text) returns setof text language plpgsql as $fn$
 begin
-  return next results_eq($$select value #>> '{}' from public.settings where key = 'deviseur_description'$$,
-    array['<p>Texte</p>'], who || ' reads the settings');
+  if who = 'anon' then
+    return next throws_ok($$select key from public.settings$$, '42501', 'permission denied for table settings',
+      who || ' reads no setting');
+  else
+    return next is_empty($$select key from public.settings where key = 'deviseur_description'$$,
+      who || ' does not read the settings'' texts');
+  end if;
   return next tests.denied($$insert into public.settings (key, value) values ('deviseur_custom_field_1', '"x"')$$,
     who || ' cannot add a setting');
   if who = 'anon' then

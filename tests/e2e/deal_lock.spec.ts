@@ -1,0 +1,78 @@
+// The admin's edit lock in the partner's 'Paramètres' tab: the deposit and the cocktail list are shown
+// but not editable while the admin locks edits (the server refuses them too: tests/http/
+// deal_lock_test.ts), and editable again once unlocked. A deal of its own, made through the API (never
+// a demo deal).
+import { expect, request, test } from "@playwright/test";
+import { DEMO, DEMO_PASSWORD, loginThroughForm, uniqueId, uniquePhone } from "./support/helpers.ts";
+
+async function api(baseURL: string, email?: string) {
+  const context = await request.newContext({ baseURL });
+  if (email) {
+    const login = await context.post("/api/security/login", {
+      data: { username: email, password: DEMO_PASSWORD },
+    });
+    expect(login.status(), await login.text()).toBe(200);
+  }
+  return context;
+}
+
+test("a partner cannot touch the deposit of a locked deal", async ({ page, baseURL }) => {
+  const visitor = await api(baseURL!);
+  const lastname = `Verrou-${uniqueId()}`;
+  const sent = await visitor.post("/api/deal/request", {
+    data: {
+      type_d_evenement: "Anniversaire",
+      deal_prestation_date: new Date(Date.now() + 90 * 86_400_000).toISOString().slice(0, 10),
+      horaire_souhaite: "19:00",
+      nombre_de_participants: 60,
+      duree_2_service: 180,
+      ville: "Lyon",
+      adresse_precise: "",
+      distance_en_km: null,
+      bar_mobile: false,
+      type_de_recette: "signature",
+      creation_de_recette: false,
+      description: "",
+      firstname: "Margaux",
+      lastname,
+      email: `${lastname.toLowerCase()}@example.test`,
+      phone: uniquePhone(),
+      consent: true,
+    },
+  });
+  expect(sent.status(), await sent.text()).toBe(200);
+  const admin = await api(baseURL!, DEMO.admin.email);
+  const list = await (await admin.get(`/api/deal/index?search=${encodeURIComponent(lastname)}`)).json();
+  const id = list.results.items[0].id as number;
+  const companies = (await (await admin.get("/api/company/index")).json()).results as {
+    id: string;
+    email: string;
+  }[];
+  const partnerId = companies.find((c) => c.email === DEMO.partner.email)!.id;
+  expect((await admin.patch(`/api/deal/${id}`, { data: { company: partnerId } })).status()).toBe(200);
+  expect((await admin.post(`/api/deal/${id}/send-to-partner`)).status()).toBe(200);
+  const locked = await admin.patch(`/api/deal/${id}`, {
+    data: { adminSettings: { disableQuoteEdits: true } },
+  });
+  expect(locked.status(), await locked.text()).toBe(200);
+
+  await loginThroughForm(page, DEMO.partner.email);
+  await page.goto(`/dashboard/espace-partenaire/deal/${id}#settings`);
+  const tab = page.getByTestId("settings-tab");
+  await expect(tab).toBeVisible();
+  await expect(page.locator("#settings-hasDeposit")).toBeDisabled();
+  await expect(page.locator("#settings-depositPercentage")).toBeDisabled();
+
+  // Unlocked by the admin: the partner edits the deposit again.
+  const unlocked = await admin.patch(`/api/deal/${id}`, {
+    data: { adminSettings: { disableQuoteEdits: false } },
+  });
+  expect(unlocked.status()).toBe(200);
+  await page.reload();
+  await expect(page.locator("#settings-depositPercentage")).toBeEnabled();
+  await page.locator("#settings-depositPercentage").fill("40");
+  await page.getByTestId("save-settings").click();
+  await expect(page.getByText("Paramètres du devis sauvegardés.")).toBeVisible();
+  await admin.dispose();
+  await visitor.dispose();
+});
