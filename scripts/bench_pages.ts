@@ -476,7 +476,7 @@ interface DemoDeals {
   deposit: { id: number; token: string; status: string } | null;
 }
 
-async function findDemoDeals(db: Database): Promise<DemoDeals> {
+export async function findDemoDeals(db: Database): Promise<DemoDeals> {
   // The page: the deal of client@example.fr that has a partner and shows the most (payment options
   // before any payment), by status order.
   const [page] = await statementAs<{ id: number; token: string; status: string; partnerEmail: string }>(

@@ -55,24 +55,24 @@ export async function publicDeal(deps: Deps, actor: Actor, token: string): Promi
 
 async function readPublicDeal(deps: Deps, tx: Tx, actor: Actor, deal: DealRow): Promise<PublicDeal> {
   const relation = relationOf(actor, deal);
-  let company: CompanyBlock | null = null;
-  let catalogue: Catalogue = EMPTY_CATALOGUE;
-  if (deal.companyId) {
-    const c = await publicCompany(tx, deal.companyId);
-    catalogue = await loadCatalogue(tx, deal.companyId);
-    if (c) {
-      company = {
-        name: c.name,
-        slug: companySlug(c.name, deal.companyId),
-        city: c.city,
-        vatExemption: c.vatExemption,
-        cocktails: catalogue,
-      };
-    }
-  }
-  // The payload's partner card (with its email) stays empty on this public page: the block above
+  const companyId = deal.companyId;
+  // Independent reads, sent together (pipelined on PostgreSQL: one round trip instead of four).
+  // The payload's partner card (with its email) stays empty on this public page: the company block
   // carries what the page shows.
-  const payload = await readPayload(deps, tx, "Customer", deal.id, { deal, company: null });
+  const [c, catalogue, payload] = await Promise.all([
+    companyId ? publicCompany(tx, companyId) : null,
+    companyId ? loadCatalogue(tx, companyId) : EMPTY_CATALOGUE,
+    readPayload(deps, tx, "Customer", deal.id, { deal, company: null }),
+  ]);
+  const company: CompanyBlock | null = companyId && c
+    ? {
+      name: c.name,
+      slug: companySlug(c.name, companyId),
+      city: c.city,
+      vatExemption: c.vatExemption,
+      cocktails: catalogue,
+    }
+    : null;
   // Only the deal's customer (and admins) read the contact and account details on this page.
   if (relation !== "customer" && relation !== "admin") {
     Object.assign(payload, { email: null, phone: null, customer: null });
