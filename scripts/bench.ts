@@ -5,7 +5,8 @@
 //
 // Options, all bounded: --requests=N (default 100000, max 200000) and --seconds=S (default 10, max 120)
 // per target, whichever comes first; --concurrency=C (default 32, max 256); --warmup=N (default 3000,
-// max 20000, and at most 10 s); --fetch to load with fetch() instead of the raw HTTP/1.1 client.
+// max 20000, and at most 10 s); --fetch to load with fetch() instead of the raw HTTP/1.1 client;
+// --parts=pglite,postgres,deals,pages (default all) to run only some parts.
 // The bare handler answers 20,000-60,000 req/s here, so a 20,000-request budget would measure it for
 // under half a second; the 10 s cap bounds the real app instead.
 //
@@ -444,18 +445,20 @@ interface Row {
   bare: (LoadResult & { serverCpuPercent: number }) | null;
   /** The least ratio real/bare, or (without bare) the least req/s. */
   target: number | null;
+  /** The same request on the app with prepared statements (this row has them off): printed as a ratio. */
+  versus?: LoadResult;
 }
 
 function printRows(title: string, rows: Row[]) {
   const line = (name: string, r: Row["real"]) =>
-    `  ${name.padEnd(34)}${String(r.requests).padStart(9)}${String(r.errors).padStart(7)}${
+    `  ${name.padEnd(50)}${String(r.requests).padStart(9)}${String(r.errors).padStart(7)}${
       r.rps.toFixed(0).padStart(9)
     }${r.p50.toFixed(2).padStart(9)}${r.p95.toFixed(2).padStart(9)}${
       r.serverCpuPercent.toFixed(0).padStart(8)
     }%${r.clientCpuPercent.toFixed(0).padStart(8)}%`;
   console.log(`\n${title}`);
   console.log(
-    `  ${"".padEnd(34)}${"requests".padStart(9)}${"errors".padStart(7)}${"req/s".padStart(9)}${
+    `  ${"".padEnd(50)}${"requests".padStart(9)}${"errors".padStart(7)}${"req/s".padStart(9)}${
       "p50 ms".padStart(9)
     }${"p95 ms".padStart(9)}${"server".padStart(9)}${"client".padStart(9)}`,
   );
@@ -465,7 +468,10 @@ function printRows(title: string, rows: Row[]) {
       const met = row.target === null
         ? ""
         : `target > ${row.target} req/s: ${row.real.rps > row.target ? "met" : "NOT met"}`;
-      if (met) console.log(`  ${"".padEnd(34)}${met}`);
+      if (met) console.log(`  ${"".padEnd(50)}${met}`);
+      if (row.versus) {
+        console.log(`  ${"".padEnd(50)}prepared / unprepared: ${(row.versus.rps / row.real.rps).toFixed(2)}`);
+      }
       for (const [problem, count] of Object.entries(row.real.problems)) {
         console.log(`  warning: ${row.label}: ${count} wrong responses: ${problem}`);
       }
@@ -476,7 +482,7 @@ function printRows(title: string, rows: Row[]) {
     const verdict = row.target === null
       ? ""
       : `   target >= ${row.target}: ${ratio >= row.target ? "met" : "NOT met"}`;
-    console.log(`  ${"".padEnd(34)}ratio real/bare ${ratio.toFixed(2)}${verdict}`);
+    console.log(`  ${"".padEnd(50)}ratio real/bare ${ratio.toFixed(2)}${verdict}`);
     for (const [name, r] of [["real", row.real], ["bare", row.bare]] as const) {
       for (const [problem, count] of Object.entries(r.problems)) {
         console.log(`  warning: ${row.label} ${name}: ${count} wrong responses: ${problem}`);
@@ -493,6 +499,8 @@ function printRows(title: string, rows: Row[]) {
 interface Setup {
   kind: "pglite" | "postgres";
   db: Database;
+  /** PostgreSQL only: the same database with DATABASE_PREPARE=false, to show what preparing gains. */
+  unprepared?: Database;
   bare: BareSelect;
   /** The bare side's id of a user (the embedded bare database has its own ids). */
   bareUserId(email: string): Promise<string>;
@@ -552,6 +560,7 @@ async function postgresSetup(adminUrl: string): Promise<Setup> {
   const db = openPostgres(url, { max: 10 });
   await migrate(db);
   await seedDemoData(db);
+  const unprepared = openPostgres(url, { max: 10, prepare: false });
   // int8 as a number, as the app's adapter does, so that both sides answer the same bytes.
   const sql = postgres(url, {
     max: 10,
@@ -563,11 +572,13 @@ async function postgresSetup(adminUrl: string): Promise<Setup> {
   return {
     kind: "postgres",
     db,
+    unprepared,
     bare: barePostgres(sql),
     bareUserId: async (email) =>
       (await sql`select id from public.users where email = ${email}`)[0].id as string,
     close: async () => {
       await db.close();
+      await unprepared.close();
       await sql.end({ timeout: 5 });
       await admin.unsafe(`drop database if exists "${name}" with (force)`);
       await admin.end({ timeout: 5 });
@@ -583,24 +594,25 @@ async function benchDatabase(setup: Setup, opts: LoadOptions, servers: Deno.Http
   };
   Deno.env.delete("APP_ENV");
   const stops: (() => Promise<void>)[] = [];
-  const makeApp = async (pageCache: boolean) => {
+  const makeApp = async (pageCache: boolean, db = setup.db) => {
     const config = { ...loadConfig(), pageCache };
-    const logger = createLogger(setup.db, { quiet: true });
+    const logger = createLogger(db, { quiet: true });
     // As main.ts runs it: resolved sessions kept a few seconds, dropped on the database's notices.
     const sessions = createSessionCache({ ttlMs: config.sessionCacheSeconds * 1000 });
-    stops.push(await followSessionNotices(setup.db, sessions));
+    stops.push(await followSessionNotices(db, sessions));
     return await createApp({
       config,
-      db: setup.db,
+      db,
       logger,
       background: createBackground(logger),
       storage: memoryStorage(),
-      payments: openPaymentProvider(config, setup.db),
+      payments: openPaymentProvider(config, db),
       sessions,
     });
   };
   const cached = serve((await makeApp(true)).fetch);
   const uncached = serve((await makeApp(false)).fetch);
+  const unprepared = setup.unprepared ? serve((await makeApp(false, setup.unprepared)).fetch) : null;
 
   // A logged-in customer: the cookie the browser would send.
   const login = await fetch(`${uncached}/api/security/login`, {
@@ -665,6 +677,15 @@ async function benchDatabase(setup: Setup, opts: LoadOptions, servers: Deno.Http
     // On PostgreSQL both sides prepare their statements: the real app must be at least as fast.
     target: onPostgres ? 1 : null,
   });
+  if (unprepared) {
+    rows.push({
+      label: "GET /api/user/get, prepare off",
+      real: await load(unprepared + "/api/user/get", bytes(apiJson), opts, json),
+      bare: null,
+      target: null,
+      versus: rows[rows.length - 1].real,
+    });
+  }
   rows.push({
     label: "GET /dashboard/profil",
     real: await load(uncached + "/dashboard/profil", bytes(profileHtml), opts, { cookie }),
@@ -684,6 +705,16 @@ async function benchDatabase(setup: Setup, opts: LoadOptions, servers: Deno.Http
         bare: null,
         target: label === "customer" ? 1500 : null,
       });
+      if (unprepared && label === "customer") {
+        // The unprepared app has its own session cache: the same cookie, resolved there once.
+        rows.push({
+          label: `GET /deal/show/{token} ${label}, prepare off`,
+          real: await load(unprepared + path, bytes(html), opts, { cookie: viewerCookie }),
+          bare: null,
+          target: null,
+          versus: rows[rows.length - 1].real,
+        });
+      }
     }
   }
   for (const stop of stops) await stop();
@@ -718,9 +749,15 @@ async function main(): Promise<number> {
     }`,
   );
 
+  const partsArg = Deno.args.find((a) => a.startsWith("--parts="))?.slice("--parts=".length);
+  const parts = new Set(partsArg ? partsArg.split(",") : ["pglite", "postgres", "deals", "pages"]);
   const servers: Deno.HttpServer[] = [];
   let scriptsOk = true;
-  for (const make of [pgliteSetup, ...(databaseUrl ? [() => postgresSetup(databaseUrl)] : [])]) {
+  const setups = [
+    ...(parts.has("pglite") ? [pgliteSetup] : []),
+    ...(databaseUrl && parts.has("postgres") ? [() => postgresSetup(databaseUrl)] : []),
+  ];
+  for (const make of setups) {
     const setup = await make();
     try {
       const rows = await benchDatabase(setup, opts, servers);
@@ -745,13 +782,17 @@ async function main(): Promise<number> {
   if (!databaseUrl) console.log("\nPostgreSQL: not measured (DATABASE_URL not set)");
   // The deals capability: the engine always, the admin list only with DATABASE_URL.
   try {
-    await benchDeals({ databaseUrl, seconds: opts.seconds, log: (line) => console.log(line) });
+    if (parts.has("deals")) {
+      await benchDeals({ databaseUrl, seconds: opts.seconds, log: (line) => console.log(line) });
+    }
   } catch (error) {
     console.error("\nThe deals benchmark could not run:", error);
   }
   // The customer quote page: the JavaScript and PDF parts always, the page under load with DATABASE_URL.
   try {
-    await benchPages({ databaseUrl, seconds: opts.seconds, log: (line) => console.log(line) });
+    if (parts.has("pages")) {
+      await benchPages({ databaseUrl, seconds: opts.seconds, log: (line) => console.log(line) });
+    }
   } catch (error) {
     console.error("\nThe customer page benchmark could not run:", error);
   }
