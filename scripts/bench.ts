@@ -21,6 +21,8 @@
 //   responses framed by Content-Length) rather than with fetch(): measured here on an idle machine,
 //   fetch() saturated the client core at about 26,000 req/s, less than half of what the bare handler
 //   serves, which would again have flattered the ratio. The raw client keeps up with about 60,000 req/s.
+// - The server's CPU time per request (server ms/req) moves less with the machine's load than req/s
+//   does: compare it when other processes share the cores.
 // - Both sides still share the machine, so the report prints each side's CPU over the measured phase
 //   (server = this whole process, which can exceed 100% of one core as Deno's HTTP layer has threads of
 //   its own). A client near 100% on the bare run means the bare figure is a floor and the ratio a
@@ -455,12 +457,14 @@ function printRows(title: string, rows: Row[]) {
       r.rps.toFixed(0).padStart(9)
     }${r.p50.toFixed(2).padStart(9)}${r.p95.toFixed(2).padStart(9)}${
       r.serverCpuPercent.toFixed(0).padStart(8)
-    }%${r.clientCpuPercent.toFixed(0).padStart(8)}%`;
+    }%${r.clientCpuPercent.toFixed(0).padStart(8)}%${
+      (r.serverCpuPercent * 10 / r.rps).toFixed(2).padStart(13)
+    }`;
   console.log(`\n${title}`);
   console.log(
     `  ${"".padEnd(50)}${"requests".padStart(9)}${"errors".padStart(7)}${"req/s".padStart(9)}${
       "p50 ms".padStart(9)
-    }${"p95 ms".padStart(9)}${"server".padStart(9)}${"client".padStart(9)}`,
+    }${"p95 ms".padStart(9)}${"server".padStart(9)}${"client".padStart(9)}${"server ms/req".padStart(14)}`,
   );
   for (const row of rows) {
     console.log(line(`${row.label} (real)`, row.real));
