@@ -1,7 +1,7 @@
 // Who acts: every request, job and webhook has an actor, and `claimsFor` is the only place where an
 // actor becomes database claims. The service role (RLS bypassed) is reachable only through a system
 // actor, named with its reason, so that every use of it can be found by searching `systemActor(`.
-import { type Claims, type Database, makeTx, type Row, type Tx } from "./db/database.ts";
+import { type Claims, type Database, makeTx, type QueryOptions, type Row, type Tx } from "./db/database.ts";
 import type { UserType } from "./accounts/rules.ts";
 import { AppError } from "./errors.ts";
 
@@ -99,7 +99,7 @@ export function requireSignedIn(actor: Actor, options: Pick<RoleOptions, "loginM
 /** A transaction-like runner whose every statement is its own transaction as `actor` (one round trip
  * on PostgreSQL): for store functions a use case runs as a single statement. */
 export function statementTx(db: Database, actor: Actor): Tx {
-  return makeTx((text, params) => statementAs(db, actor, text, params));
+  return makeTx((text, params, options) => statementAs(db, actor, text, params, options));
 }
 
 /** The only place where claims are built. */
@@ -127,6 +127,7 @@ export function statementAs<T = Row>(
   actor: Actor,
   text: string,
   params: unknown[] = [],
+  options: QueryOptions = {},
 ): Promise<T[]> {
-  return db.statement<T>(claimsFor(actor), text, params);
+  return db.statement<T>(claimsFor(actor), text, params, options);
 }

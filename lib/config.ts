@@ -10,6 +10,9 @@ export interface Config {
   appUrl: string;
   /** PostgreSQL connection string; when empty the embedded PGlite database is used. */
   databaseUrl: string;
+  /** Prepared statements on PostgreSQL (DATABASE_PREPARE=false turns them off, for a pooler in
+   * transaction mode that refuses them: Supavisor's port 6543, PgBouncer before 1.21). */
+  databasePrepare: boolean;
   /** Folder of the embedded database (PGlite) when no DATABASE_URL is set. */
   dataDir: string;
   /** Secret for signed cookies. Required in production; no cookie is signed at present (flash
@@ -89,6 +92,13 @@ function baseUrl(name: string, value: string): string {
   return value.replace(/\/+$/, "");
 }
 
+function flag(name: string, value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (value === "true") return true;
+  if (value === "false") return false;
+  throw new Error(`${name} invalide : ${value} (true ou false)`);
+}
+
 function boundedInt(name: string, value: string | undefined, fallback: number, min: number, max: number) {
   if (value === undefined || value === "") return fallback;
   const n = Number(value);
@@ -111,6 +121,7 @@ export function loadConfig(env: (name: string) => string | undefined = readEnv):
     port,
     appUrl,
     databaseUrl: env("DATABASE_URL") ?? "",
+    databasePrepare: flag("DATABASE_PREPARE", env("DATABASE_PREPARE"), true),
     dataDir: env("DATA_DIR") ?? "./data/pglite",
     appSecret,
     secureCookies: env("SECURE_COOKIES") ? env("SECURE_COOKIES") === "true" : appUrl.startsWith("https://"),

@@ -52,3 +52,10 @@ Deno.test("HubSpot: no token by default, HubSpot's own API, the won stage; all f
     /HUBSPOT_API_URL invalide/,
   );
 });
+
+Deno.test("DATABASE_PREPARE: prepared statements by default, false turns them off, anything else refused", () => {
+  assertEquals(loadConfig(from({})).databasePrepare, true);
+  assertEquals(loadConfig(from({ DATABASE_PREPARE: "true" })).databasePrepare, true);
+  assertEquals(loadConfig(from({ DATABASE_PREPARE: "false" })).databasePrepare, false);
+  nodeAssert.throws(() => loadConfig(from({ DATABASE_PREPARE: "off" })), /DATABASE_PREPARE invalide/);
+});

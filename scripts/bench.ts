@@ -5,7 +5,8 @@
 //
 // Options, all bounded: --requests=N (default 100000, max 200000) and --seconds=S (default 10, max 120)
 // per target, whichever comes first; --concurrency=C (default 32, max 256); --warmup=N (default 3000,
-// max 20000, and at most 10 s); --fetch to load with fetch() instead of the raw HTTP/1.1 client.
+// max 20000, and at most 10 s); --fetch to load with fetch() instead of the raw HTTP/1.1 client;
+// --parts=pglite,postgres,deals,pages (default all) to run only some parts.
 // The bare handler answers 20,000-60,000 req/s here, so a 20,000-request budget would measure it for
 // under half a second; the 10 s cap bounds the real app instead.
 //
@@ -20,6 +21,8 @@
 //   responses framed by Content-Length) rather than with fetch(): measured here on an idle machine,
 //   fetch() saturated the client core at about 26,000 req/s, less than half of what the bare handler
 //   serves, which would again have flattered the ratio. The raw client keeps up with about 60,000 req/s.
+// - The server's CPU time per request (server ms/req) moves less with the machine's load than req/s
+//   does: compare it when other processes share the cores.
 // - Both sides still share the machine, so the report prints each side's CPU over the measured phase
 //   (server = this whole process, which can exceed 100% of one core as Deno's HTTP layer has threads of
 //   its own). A client near 100% on the bare run means the bare figure is a floor and the ratio a
@@ -28,6 +31,10 @@
 // - Concurrency 32 keeps the single-threaded server always busy; more connections only add queueing
 //   latency. Every response is checked (status 200, expected length); wrong ones are counted and
 //   described, and the errors the real app logged during the run are printed.
+//
+// On PostgreSQL both sides prepare their statements (the app's adapter by default, DATABASE_PREPARE; the
+// bare handler with postgres.js's `prepare: true`), and the customer quote page /deal/show/{token} is
+// loaded the same way, alone (no bare twin), against a req/s target, for its customer and anonymously.
 //
 // Then the deals capability (scripts/bench_deals.ts, also runnable alone): the quote engine on 100,000
 // quotes and, with DATABASE_URL, the admin deals list on 10,000 deals in a throw-away database
@@ -58,7 +65,8 @@ import { systemActor, transactionAs } from "../lib/actor.ts";
 import { getManifest } from "../lib/islands/manifest.ts";
 import { benchDeals } from "./bench_deals.ts";
 import { createSessionCache, followSessionNotices } from "../lib/auth/session_cache.ts";
-import { benchPages } from "./bench_pages.ts";
+import { benchPages, findDemoDeals } from "./bench_pages.ts";
+import { openPaymentProvider } from "../lib/payments/open.ts";
 
 const PAGE = "/ville/paris";
 const ISLAND_PAGE = "/login";
@@ -404,15 +412,17 @@ const CLAIMS = "select set_config('role', $1, true), set_config('request.jwt.cla
 /** The same select in an RLS transaction, with the driver's own transaction API. */
 type BareSelect = (userId: string) => Promise<Record<string, unknown>>;
 
+/** postgres.js's own way, prepared statements included (as the app's adapter: DATABASE_PREPARE). */
 function barePostgres(sql: ReturnType<typeof postgres>): BareSelect {
   return (userId) =>
     sql.begin(async (t) => {
-      await t.unsafe(CLAIMS, ["authenticated", JSON.stringify({ role: "authenticated", sub: userId })]);
+      await t.unsafe(CLAIMS, ["authenticated", JSON.stringify({ role: "authenticated", sub: userId })], {
+        prepare: true,
+      });
       const [row] = await t.unsafe(
         `select ${USER_COLUMNS} from public.users where id = $1 and anonymized_at is null`,
-        [
-          userId,
-        ],
+        [userId],
+        { prepare: true },
       );
       return row as Record<string, unknown>;
     }) as Promise<Record<string, unknown>>;
@@ -433,31 +443,50 @@ function barePglite(pg: PGlite): BareSelect {
 interface Row {
   label: string;
   real: LoadResult & { serverCpuPercent: number };
-  bare: LoadResult & { serverCpuPercent: number };
+  /** The bare handler's run; null for a page measured alone against a req/s target. */
+  bare: (LoadResult & { serverCpuPercent: number }) | null;
+  /** The least ratio real/bare, or (without bare) the least req/s. */
   target: number | null;
+  /** The same request on the app with prepared statements (this row has them off): printed as a ratio. */
+  versus?: LoadResult;
 }
 
 function printRows(title: string, rows: Row[]) {
   const line = (name: string, r: Row["real"]) =>
-    `  ${name.padEnd(34)}${String(r.requests).padStart(9)}${String(r.errors).padStart(7)}${
+    `  ${name.padEnd(50)}${String(r.requests).padStart(9)}${String(r.errors).padStart(7)}${
       r.rps.toFixed(0).padStart(9)
     }${r.p50.toFixed(2).padStart(9)}${r.p95.toFixed(2).padStart(9)}${
       r.serverCpuPercent.toFixed(0).padStart(8)
-    }%${r.clientCpuPercent.toFixed(0).padStart(8)}%`;
+    }%${r.clientCpuPercent.toFixed(0).padStart(8)}%${
+      (r.serverCpuPercent * 10 / r.rps).toFixed(2).padStart(13)
+    }`;
   console.log(`\n${title}`);
   console.log(
-    `  ${"".padEnd(34)}${"requests".padStart(9)}${"errors".padStart(7)}${"req/s".padStart(9)}${
+    `  ${"".padEnd(50)}${"requests".padStart(9)}${"errors".padStart(7)}${"req/s".padStart(9)}${
       "p50 ms".padStart(9)
-    }${"p95 ms".padStart(9)}${"server".padStart(9)}${"client".padStart(9)}`,
+    }${"p95 ms".padStart(9)}${"server".padStart(9)}${"client".padStart(9)}${"server ms/req".padStart(14)}`,
   );
   for (const row of rows) {
     console.log(line(`${row.label} (real)`, row.real));
+    if (!row.bare) {
+      const met = row.target === null
+        ? ""
+        : `target > ${row.target} req/s: ${row.real.rps > row.target ? "met" : "NOT met"}`;
+      if (met) console.log(`  ${"".padEnd(50)}${met}`);
+      if (row.versus) {
+        console.log(`  ${"".padEnd(50)}prepared / unprepared: ${(row.versus.rps / row.real.rps).toFixed(2)}`);
+      }
+      for (const [problem, count] of Object.entries(row.real.problems)) {
+        console.log(`  warning: ${row.label}: ${count} wrong responses: ${problem}`);
+      }
+      continue;
+    }
     console.log(line(`${row.label} (bare)`, row.bare));
     const ratio = row.real.rps / row.bare.rps;
     const verdict = row.target === null
       ? ""
       : `   target >= ${row.target}: ${ratio >= row.target ? "met" : "NOT met"}`;
-    console.log(`  ${"".padEnd(34)}ratio real/bare ${ratio.toFixed(2)}${verdict}`);
+    console.log(`  ${"".padEnd(50)}ratio real/bare ${ratio.toFixed(2)}${verdict}`);
     for (const [name, r] of [["real", row.real], ["bare", row.bare]] as const) {
       for (const [problem, count] of Object.entries(r.problems)) {
         console.log(`  warning: ${row.label} ${name}: ${count} wrong responses: ${problem}`);
@@ -474,6 +503,8 @@ function printRows(title: string, rows: Row[]) {
 interface Setup {
   kind: "pglite" | "postgres";
   db: Database;
+  /** PostgreSQL only: the same database with DATABASE_PREPARE=false, to show what preparing gains. */
+  unprepared?: Database;
   bare: BareSelect;
   /** The bare side's id of a user (the embedded bare database has its own ids). */
   bareUserId(email: string): Promise<string>;
@@ -533,6 +564,7 @@ async function postgresSetup(adminUrl: string): Promise<Setup> {
   const db = openPostgres(url, { max: 10 });
   await migrate(db);
   await seedDemoData(db);
+  const unprepared = openPostgres(url, { max: 10, prepare: false });
   // int8 as a number, as the app's adapter does, so that both sides answer the same bytes.
   const sql = postgres(url, {
     max: 10,
@@ -544,11 +576,13 @@ async function postgresSetup(adminUrl: string): Promise<Setup> {
   return {
     kind: "postgres",
     db,
+    unprepared,
     bare: barePostgres(sql),
     bareUserId: async (email) =>
       (await sql`select id from public.users where email = ${email}`)[0].id as string,
     close: async () => {
       await db.close();
+      await unprepared.close();
       await sql.end({ timeout: 5 });
       await admin.unsafe(`drop database if exists "${name}" with (force)`);
       await admin.end({ timeout: 5 });
@@ -564,23 +598,25 @@ async function benchDatabase(setup: Setup, opts: LoadOptions, servers: Deno.Http
   };
   Deno.env.delete("APP_ENV");
   const stops: (() => Promise<void>)[] = [];
-  const makeApp = async (pageCache: boolean) => {
+  const makeApp = async (pageCache: boolean, db = setup.db) => {
     const config = { ...loadConfig(), pageCache };
-    const logger = createLogger(setup.db, { quiet: true });
+    const logger = createLogger(db, { quiet: true });
     // As main.ts runs it: resolved sessions kept a few seconds, dropped on the database's notices.
     const sessions = createSessionCache({ ttlMs: config.sessionCacheSeconds * 1000 });
-    stops.push(await followSessionNotices(setup.db, sessions));
+    stops.push(await followSessionNotices(db, sessions));
     return await createApp({
       config,
-      db: setup.db,
+      db,
       logger,
       background: createBackground(logger),
       storage: memoryStorage(),
+      payments: openPaymentProvider(config, db),
       sessions,
     });
   };
   const cached = serve((await makeApp(true)).fetch);
   const uncached = serve((await makeApp(false)).fetch);
+  const unprepared = setup.unprepared ? serve((await makeApp(false, setup.unprepared)).fetch) : null;
 
   // A logged-in customer: the cookie the browser would send.
   const login = await fetch(`${uncached}/api/security/login`, {
@@ -642,14 +678,49 @@ async function benchDatabase(setup: Setup, opts: LoadOptions, servers: Deno.Http
     label: "GET /api/user/get",
     real: await load(uncached + "/api/user/get", bytes(apiJson), opts, json),
     bare: await load(bareOrigin + "/api/user/get", bytes(apiJson), opts, { accept: "application/json" }),
-    target: onPostgres ? 0.6 : null,
+    // On PostgreSQL both sides prepare their statements: the real app must be at least as fast.
+    target: onPostgres ? 1 : null,
   });
+  if (unprepared) {
+    rows.push({
+      label: "GET /api/user/get, prepare off",
+      real: await load(unprepared + "/api/user/get", bytes(apiJson), opts, json),
+      bare: null,
+      target: null,
+      versus: rows[rows.length - 1].real,
+    });
+  }
   rows.push({
     label: "GET /dashboard/profil",
     real: await load(uncached + "/dashboard/profil", bytes(profileHtml), opts, { cookie }),
     bare: await load(bareOrigin + "/dashboard/profil", bytes(profileHtml), opts),
     target: onPostgres ? 0.5 : null,
   });
+  if (onPostgres) {
+    // The customer quote page (routes/deal_show.tsx), as much as it can serve: no bare twin, a req/s
+    // target (scripts/bench_pages.ts measures its latency at a fixed rate).
+    const { page } = await findDemoDeals(setup.db);
+    const path = `/deal/show/${page.token}`;
+    for (const [label, viewerCookie] of [["customer", cookie], ["anonymous", ""]] as const) {
+      const html = await get(uncached, path, "text/html", viewerCookie !== "");
+      rows.push({
+        label: `GET /deal/show/{token} ${label}`,
+        real: await load(uncached + path, bytes(html), opts, { cookie: viewerCookie }),
+        bare: null,
+        target: label === "customer" ? 1500 : null,
+      });
+      if (unprepared && label === "customer") {
+        // The unprepared app has its own session cache: the same cookie, resolved there once.
+        rows.push({
+          label: `GET /deal/show/{token} ${label}, prepare off`,
+          real: await load(unprepared + path, bytes(html), opts, { cookie: viewerCookie }),
+          bare: null,
+          target: null,
+          versus: rows[rows.length - 1].real,
+        });
+      }
+    }
+  }
   for (const stop of stops) await stop();
   return rows;
 }
@@ -682,9 +753,15 @@ async function main(): Promise<number> {
     }`,
   );
 
+  const partsArg = Deno.args.find((a) => a.startsWith("--parts="))?.slice("--parts=".length);
+  const parts = new Set(partsArg ? partsArg.split(",") : ["pglite", "postgres", "deals", "pages"]);
   const servers: Deno.HttpServer[] = [];
   let scriptsOk = true;
-  for (const make of [pgliteSetup, ...(databaseUrl ? [() => postgresSetup(databaseUrl)] : [])]) {
+  const setups = [
+    ...(parts.has("pglite") ? [pgliteSetup] : []),
+    ...(databaseUrl && parts.has("postgres") ? [() => postgresSetup(databaseUrl)] : []),
+  ];
+  for (const make of setups) {
     const setup = await make();
     try {
       const rows = await benchDatabase(setup, opts, servers);
@@ -709,13 +786,17 @@ async function main(): Promise<number> {
   if (!databaseUrl) console.log("\nPostgreSQL: not measured (DATABASE_URL not set)");
   // The deals capability: the engine always, the admin list only with DATABASE_URL.
   try {
-    await benchDeals({ databaseUrl, seconds: opts.seconds, log: (line) => console.log(line) });
+    if (parts.has("deals")) {
+      await benchDeals({ databaseUrl, seconds: opts.seconds, log: (line) => console.log(line) });
+    }
   } catch (error) {
     console.error("\nThe deals benchmark could not run:", error);
   }
   // The customer quote page: the JavaScript and PDF parts always, the page under load with DATABASE_URL.
   try {
-    await benchPages({ databaseUrl, seconds: opts.seconds, log: (line) => console.log(line) });
+    if (parts.has("pages")) {
+      await benchPages({ databaseUrl, seconds: opts.seconds, log: (line) => console.log(line) });
+    }
   } catch (error) {
     console.error("\nThe customer page benchmark could not run:", error);
   }

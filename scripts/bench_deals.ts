@@ -32,7 +32,7 @@
 import postgres from "postgres";
 import { withFreshDatabase } from "./fresh_database.ts";
 import { openPostgres } from "../lib/db/postgres.ts";
-import { type Database, makeTx } from "../lib/db/database.ts";
+import { type Database, makeTx, type QueryOptions } from "../lib/db/database.ts";
 import { migrate } from "../lib/db/migrate.ts";
 import { DEMO_PASSWORD, seedDemoData } from "../lib/seed/demo.ts";
 import { createLogger } from "../lib/log/logger.ts";
@@ -682,10 +682,12 @@ async function explainCase(
     transaction: (claims, fn) =>
       deps.db.transaction(claims, (tx) => {
         let first = true;
-        return fn(makeTx(async <T>(text: string, params: unknown[]) => {
-          if (!first) return await tx.query<T>(text, params);
+        return fn(makeTx(async <T>(text: string, params: unknown[], queryOptions: QueryOptions) => {
+          if (!first) return await tx.query<T>(text, params, queryOptions);
           first = false;
-          const rows = await tx.query<{ "QUERY PLAN": string }>(`explain (${options}) ${text}`, params);
+          const rows = await tx.query<{ "QUERY PLAN": string }>(`explain (${options}) ${text}`, params, {
+            prepare: false,
+          });
           plan = rows.map((r) => r["QUERY PLAN"]);
           return [];
         }));

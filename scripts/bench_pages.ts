@@ -35,7 +35,7 @@ import { gzipSync } from "node:zlib";
 import { withFreshDatabase } from "./fresh_database.ts";
 import { openPostgres } from "../lib/db/postgres.ts";
 import { openPglite } from "../lib/db/pglite.ts";
-import { type Database, makeTx } from "../lib/db/database.ts";
+import { type Database, makeTx, type QueryOptions } from "../lib/db/database.ts";
 import { migrate } from "../lib/db/migrate.ts";
 import { DEMO_PASSWORD, seedDemoData } from "../lib/seed/demo.ts";
 import { createLogger } from "../lib/log/logger.ts";
@@ -187,20 +187,23 @@ function countingDatabase(db: Database, counter: DbCounter): Database {
       counter.transactions++;
       const t0 = performance.now();
       try {
-        return await db.transaction(claims, (tx) =>
-          fn(makeTx(<T>(text: string, params: unknown[]) => {
-            counter.queries++;
-            return timed(text, () => tx.query<T>(text, params));
-          })));
+        return await db.transaction(
+          claims,
+          (tx) =>
+            fn(makeTx(<T>(text: string, params: unknown[], options: QueryOptions) => {
+              counter.queries++;
+              return timed(text, () => tx.query<T>(text, params, options));
+            })),
+        );
       } finally {
         counter.dbMs += performance.now() - t0;
       }
     },
-    async statement(claims, text, params) {
+    async statement(claims, text, params, options) {
       counter.statements++;
       const t0 = performance.now();
       try {
-        return await timed(`[statement] ${text}`, () => db.statement(claims, text, params));
+        return await timed(`[statement] ${text}`, () => db.statement(claims, text, params, options));
       } finally {
         counter.dbMs += performance.now() - t0;
       }
@@ -473,7 +476,7 @@ interface DemoDeals {
   deposit: { id: number; token: string; status: string } | null;
 }
 
-async function findDemoDeals(db: Database): Promise<DemoDeals> {
+export async function findDemoDeals(db: Database): Promise<DemoDeals> {
   // The page: the deal of client@example.fr that has a partner and shows the most (payment options
   // before any payment), by status order.
   const [page] = await statementAs<{ id: number; token: string; status: string; partnerEmail: string }>(

@@ -158,6 +158,7 @@ export async function updateUserFields(
     const rows = await tx.query(
       `update public.users set ${sets.join(", ")} where id = $1 and anonymized_at is null returning id`,
       [id, ...fields.map((f) => changes[f])],
+      { prepare: false }, // the text depends on which fields change
     );
     if (rows.length === 0) throw new AppError("not_found", "Utilisateur introuvable.");
   } catch (error) {

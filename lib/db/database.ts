@@ -23,10 +23,18 @@ export interface Claims {
 
 export type Row = Record<string, unknown>;
 
-/** Runs queries inside one transaction. Callable as a tagged template: values become parameters. */
+export interface QueryOptions {
+  /** `false` for SQL whose text is built at run time (a search's words, the fields a PATCH changes):
+   * on PostgreSQL each distinct text would otherwise stay prepared on every connection for its life.
+   * Statements with a fixed text are prepared by default (DATABASE_PREPARE, lib/db/postgres.ts). */
+  prepare?: boolean;
+}
+
+/** Runs queries inside one transaction. Callable as a tagged template: values become parameters (the
+ * text is the template's, fixed: prepared on PostgreSQL). */
 export interface Tx {
   <T = Row>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T[]>;
-  query<T = Row>(text: string, params?: unknown[]): Promise<T[]>;
+  query<T = Row>(text: string, params?: unknown[], options?: QueryOptions): Promise<T[]>;
 }
 
 export interface Database {
@@ -36,7 +44,7 @@ export interface Database {
   transaction<T>(claims: Claims, fn: (tx: Tx) => Promise<T>): Promise<T>;
   /** One statement in its own transaction under `claims`: BEGIN, claims, statement and COMMIT are sent
    * together (one round trip on PostgreSQL). */
-  statement<T = Row>(claims: Claims, text: string, params?: unknown[]): Promise<T[]>;
+  statement<T = Row>(claims: Claims, text: string, params?: unknown[], options?: QueryOptions): Promise<T[]>;
   /** Calls `onMessage` with each NOTIFY payload on `channel` (from any connection, this one's included),
    * and `onListening` each time the listening connection (re)subscribes: notifications sent while it
    * was away are lost, so a listener resets what it derived from them. Returns a function that stops. */
@@ -64,12 +72,15 @@ export function toQuery(strings: TemplateStringsArray, values: unknown[]): [stri
   return [text, values];
 }
 
-export function makeTx(query: <T>(text: string, params: unknown[]) => Promise<T[]>): Tx {
+export function makeTx(
+  query: <T>(text: string, params: unknown[], options: QueryOptions) => Promise<T[]>,
+): Tx {
   const tx = (<T>(strings: TemplateStringsArray, ...values: unknown[]) => {
     const [text, params] = toQuery(strings, values);
-    return query<T>(text, params);
+    return query<T>(text, params, {});
   }) as Tx;
-  tx.query = <T>(text: string, params: unknown[] = []) => query<T>(text, params);
+  tx.query = <T>(text: string, params: unknown[] = [], options: QueryOptions = {}) =>
+    query<T>(text, params, options);
   return tx;
 }
 

@@ -3,6 +3,10 @@ import type { Database } from "./database.ts";
 import { openPglite } from "./pglite.ts";
 import { openPostgres } from "./postgres.ts";
 
-export function openDatabase(config: Pick<Config, "databaseUrl" | "dataDir">): Promise<Database> {
-  return config.databaseUrl ? Promise.resolve(openPostgres(config.databaseUrl)) : openPglite(config.dataDir);
+export function openDatabase(
+  config: Pick<Config, "databaseUrl" | "databasePrepare" | "dataDir">,
+): Promise<Database> {
+  return config.databaseUrl
+    ? Promise.resolve(openPostgres(config.databaseUrl, { prepare: config.databasePrepare }))
+    : openPglite(config.dataDir);
 }

@@ -39,6 +39,7 @@ export async function openPglite(dataDir: string): Promise<Database> {
     await lock?.release();
     throw error;
   }
+  // PGlite runs in this process: nothing to prepare (QueryOptions are PostgreSQL's only).
   const wrap = (t: { query: PGlite["query"] }): Tx =>
     makeTx(async <T>(text: string, params: unknown[]) => (await t.query<T>(text, params)).rows);
 

@@ -9,15 +9,55 @@ import {
   parseDate,
   parseInt8,
   parseTimestamp,
+  type QueryOptions,
   type Tx,
 } from "./database.ts";
 
 // deno-lint-ignore no-explicit-any
 type Sql = any;
 
-export function openPostgres(url: string, options: { max?: number } = {}): Database {
+export interface PostgresOptions {
+  /** Connections in the pool (default 10). */
+  max?: number;
+  /** Prepared statements (default true; DATABASE_PREPARE=false turns them off for a pooler that
+   * refuses them, see README). */
+  prepare?: boolean;
+  /** How many distinct statement texts may be prepared (default 500): each connection keeps every text
+   * it prepared until it closes, so a text built at run time that was not marked `prepare: false`
+   * runs unprepared past this many instead of filling the connections' memory. */
+  maxPreparedTexts?: number;
+}
+
+/** The app has about 200 fixed statements; past this, new texts are assumed to be built at run time. */
+const MAX_PREPARED_TEXTS = 500;
+
+// Why prepared: postgres.js's `unsafe()` does not prepare by default, and an unprepared statement with
+// parameters costs PostgreSQL a parse and a plan every time, and postgres.js an extra round trip (it
+// asks the server for the parameters' types before sending them). Prepared, a statement is parsed once
+// per connection and then sent as Bind/Execute, pipelined with the BEGIN and the claims. Plans stay
+// correct under RLS: PostgreSQL re-plans a cached statement whose plan applied policies when the role
+// changes, and the claims are read at execution time (auth.uid()), never frozen in a plan.
+// Statements without parameters use the simple protocol (one message, several statements allowed),
+// as before: only the statements with parameters are prepared.
+export function openPostgres(url: string, options: PostgresOptions = {}): Database {
+  const prepareAll = options.prepare ?? true;
+  const maxPreparedTexts = options.maxPreparedTexts ?? MAX_PREPARED_TEXTS;
+  const preparedTexts = new Set<string>();
+  /** The options of one statement: prepared unless turned off (setting or caller) or over the budget.
+   * Without parameters postgres.js uses the simple protocol, which prepares nothing. */
+  const queryOptions = (text: string, params: unknown[], queryOptions: QueryOptions = {}) => {
+    if (!prepareAll || queryOptions.prepare === false || params.length === 0) return { prepare: false };
+    if (!preparedTexts.has(text)) {
+      if (preparedTexts.size >= maxPreparedTexts) return { prepare: false };
+      preparedTexts.add(text);
+    }
+    return { prepare: true };
+  };
+  const claimsOptions = queryOptions(CLAIMS_SQL, claimsParams({ role: "anon" }));
   const sql = postgres(url, {
     max: options.max ?? 10,
+    // Also the driver's own statements (its array types lookup when a connection opens).
+    prepare: prepareAll,
     onnotice: () => {},
     // The same values as PGlite (see database.ts). Array types follow their element's parser.
     types: {
@@ -40,7 +80,9 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
     },
   });
   const wrap = (t: Sql): Tx =>
-    makeTx(async <T>(text: string, params: unknown[]) => (await t.unsafe(text, params)) as T[]);
+    makeTx(async <T>(text: string, params: unknown[], options: QueryOptions) =>
+      (await t.unsafe(text, params, queryOptions(text, params, options))) as T[]
+    );
 
   // postgres.js still opens connections for reserve() after end(): a closed Database must refuse work
   // rather than leak connections (and answer for a database its owner has let go).
@@ -55,7 +97,7 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
     const conn: Sql = await reserve();
     const preamble = [
       conn.unsafe("begin").execute(),
-      conn.unsafe(CLAIMS_SQL, claimsParams(claims)).execute(),
+      conn.unsafe(CLAIMS_SQL, claimsParams(claims), claimsOptions).execute(),
     ];
     const preambleDone = Promise.allSettled(preamble);
     try {
@@ -78,12 +120,17 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
   return {
     kind: "postgres",
     transaction,
-    async statement<T>(claims: Claims, text: string, params: unknown[] = []): Promise<T[]> {
+    async statement<T>(
+      claims: Claims,
+      text: string,
+      params: unknown[] = [],
+      options: QueryOptions = {},
+    ): Promise<T[]> {
       const conn: Sql = await reserve();
       const queries = [
         conn.unsafe("begin").execute(),
-        conn.unsafe(CLAIMS_SQL, claimsParams(claims)).execute(),
-        conn.unsafe(text, params).execute(),
+        conn.unsafe(CLAIMS_SQL, claimsParams(claims), claimsOptions).execute(),
+        conn.unsafe(text, params, queryOptions(text, params, options)).execute(),
         conn.unsafe("commit").execute(),
       ];
       try {

@@ -334,10 +334,11 @@ export async function writeDeal(tx: Tx, id: number, changes: DealChanges): Promi
   if (fields.length === 0) return;
   const sets = fields.map((f, i) => `${WRITABLE[f]} = $${i + 2}${JSON_COLUMNS.has(f) ? "::jsonb" : ""}`);
   const values = fields.map((f) => (JSON_COLUMNS.has(f) ? JSON.stringify(changes[f]) : changes[f]));
+  // The text depends on which fields change: not prepared (QueryOptions).
   const rows = await tx.query(`update public.deals set ${sets.join(", ")} where id = $1 returning id`, [
     id,
     ...values,
-  ]);
+  ], { prepare: false });
   if (rows.length === 0) throw new AppError("not_found", DEAL_MESSAGES.notFound);
 }
 
@@ -482,12 +483,16 @@ export async function listAllDeals(
      left join public.users p on p.id = d.company_id left join paid on paid.deal_id = d.id
      order by page.k ${direction} nulls last, page.id ${direction}`,
     params,
+    // One text per number of search words, dates and sort: built at run time, never prepared (each
+    // connection would keep every search's text), and planned for its own values.
+    { prepare: false },
   );
   let total = rows[0]?.total ?? 0;
   if (rows.length === 0 && query.page > 1) {
     const [count] = await tx.query<{ total: number }>(
       `select count(*)::int as total from public.deals d join public.deal_contacts c on c.deal_id = d.id ${filter}`,
       params.slice(0, -2),
+      { prepare: false },
     );
     total = count.total;
   }

@@ -91,9 +91,9 @@ export function trackedDatabase(db: Database): Database & { readonly uses: numbe
       uses++;
       return db.transaction(claims, fn);
     },
-    statement(claims, text, params) {
+    statement(claims, text, params, options) {
       uses++;
-      return db.statement(claims, text, params);
+      return db.statement(claims, text, params, options);
     },
     execScript(script, guard) {
       uses++;

@@ -30,7 +30,7 @@ export interface CompanyBlock {
  * settings), with its catalogue. Null when the deal has no partner. */
 export async function companyBlock(tx: Tx, companyId: string | null): Promise<CompanyBlock | null> {
   if (!companyId) return null;
-  const c = await publicCompany(tx, companyId);
+  const [c, cocktails] = await Promise.all([publicCompany(tx, companyId), loadCatalogue(tx, companyId)]);
   if (!c) return null;
   return {
     id: companyId,
@@ -38,7 +38,7 @@ export async function companyBlock(tx: Tx, companyId: string | null): Promise<Co
     slug: companySlug(c.name, companyId),
     city: c.city,
     vatExemption: c.vatExemption,
-    cocktails: await loadCatalogue(tx, companyId),
+    cocktails,
   };
 }
 
@@ -75,10 +75,13 @@ export async function publicDeal(deps: Deps, actor: Actor, token: string): Promi
 
 async function readPublicDeal(deps: Deps, tx: Tx, actor: Actor, deal: DealRow): Promise<PublicDeal> {
   const relation = relationOf(actor, deal);
-  const company = await companyBlock(tx, deal.companyId);
-  const catalogue: Catalogue = company?.cocktails ?? EMPTY_CATALOGUE;
+  // Independent reads, sent together (pipelined on PostgreSQL: one round trip instead of several).
   // The payload's partner is the customer's block (spec 000 §3), never the back office's card.
-  const payload = await readPayload(deps, tx, "Customer", deal.id, { deal, company: null });
+  const [company, payload] = await Promise.all([
+    companyBlock(tx, deal.companyId),
+    readPayload(deps, tx, "Customer", deal.id, { deal, company: null }),
+  ]);
+  const catalogue: Catalogue = company?.cocktails ?? EMPTY_CATALOGUE;
   if (company) payload.company = customerCompanyPayload(company, payload, catalogue);
   // Only the deal's customer (and admins) read the contact and account details on this page.
   if (relation !== "customer" && relation !== "admin") {

@@ -17,9 +17,12 @@ export async function readPayload(
   preloaded?: { deal: DealRow; company: CompanyCard | null },
 ): Promise<DealPayload> {
   const deal = preloaded?.deal ?? await findDeal(tx, id);
-  const contact = await contactFor(tx, viewer, id);
-  const company = preloaded ? preloaded.company : await companyCard(tx, deal.companyId);
-  const photos = await listPhotos(tx, id);
+  // Independent reads, sent together (pipelined on PostgreSQL: one round trip).
+  const [contact, company, photos] = await Promise.all([
+    contactFor(tx, viewer, id),
+    preloaded ? preloaded.company : companyCard(tx, deal.companyId),
+    listPhotos(tx, id),
+  ]);
   return dealPayload(
     viewer,
     deal,
