@@ -110,7 +110,7 @@ export function Payments() {
                 type="button"
                 class={BUTTON_LINE}
                 disabled={!allowed.ok}
-                title={allowed.ok ? undefined : wrongStatus(deal.status)}
+                aria-describedby={allowed.ok ? undefined : "deal-payments-why"}
                 onClick={() => setKind(k)}
                 data-testid={`pay-${k}`}
               >
@@ -118,6 +118,13 @@ export function Payments() {
               </button>
             );
           })}
+          {paymentKinds(deal).some((k) =>
+            !transition(ACTIONS[k], { from: deal.status, role: "Admin", locked }).ok
+          ) && (
+            <p id="deal-payments-why" class="w-full text-xs text-slate-600" data-testid="payments-why">
+              {wrongStatus(deal.status)}
+            </p>
+          )}
         </div>
       )}
       {isAdmin && <PaymentLedger />}
