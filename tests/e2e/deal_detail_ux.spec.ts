@@ -185,3 +185,44 @@ test("supprimer une photo se confirme dans la fenêtre de l'application, pas cel
   await expect(gallery.getByTestId("photo-tile")).toHaveCount(0);
   expect(nativeDialogs).toEqual([]);
 });
+
+test("changer le nombre de participants propose les lignes du calculateur, appliquées seulement si acceptées", async ({ page, baseURL }) => {
+  const id = await freshDeal(baseURL!, { send: true });
+  await signIn(page, DEMO.admin.email);
+  await page.goto(dealPath(id));
+  const totalHt = page.getByTestId("figure-total-ht");
+  const before = (await totalHt.textContent())!;
+  const linesBefore = await page.getByTestId("deal-lines").textContent();
+
+  const changeGuests = async (guests: number) => {
+    const card = page.getByTestId("deal-main-info");
+    await card.getByTestId("deal-main-info-edit").click();
+    await page.locator("#deal-prop-nombre_de_participants").fill(String(guests));
+    await card.getByTestId("deal-main-info-save").click();
+  };
+
+  // Kept: the proposal showed the new total, nothing changed.
+  await changeGuests(120);
+  let dialog = page.getByTestId("repricing-dialog");
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText("120 participants");
+  await expect(dialog.getByTestId("repricing-total-ht")).toContainText(
+    before.replace(/^Total HT/, "").trim(),
+  );
+  await dialog.getByTestId("repricing-keep").click();
+  await expect(dialog).toHaveCount(0);
+  await expect(totalHt).toHaveText(before);
+  expect(await page.getByTestId("deal-lines").textContent()).toBe(linesBefore);
+
+  // Applied: the lines and the totals are the proposal's.
+  await changeGuests(150);
+  dialog = page.getByTestId("repricing-dialog");
+  const proposed = (await dialog.getByTestId("repricing-total-ht").locator("strong").textContent())!;
+  await dialog.getByTestId("repricing-apply").click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByTestId("notice")).toContainText(
+    "Le devis a été recalculé pour la demande actuelle.",
+  );
+  await expect(totalHt).toContainText(proposed);
+  expect(proposed).not.toBe(before);
+});
