@@ -1,9 +1,12 @@
 // Login / register form (spec 000 §2, §5, §8). Two modes; the form is sent only when every field
 // passes the rules of lib/accounts/rules.ts (the server checks them again); a field's error clears as
-// soon as it is edited. On success it dispatches an `after-login` event and, unless embedded with
-// `stayOnPage`, goes to /after/login.
+// soon as it is edited; a refused form moves the focus to its first field in error, scrolled into view
+// (a long registration form in a dialog otherwise hides its errors). On success it dispatches an
+// `after-login` event and, unless embedded with `stayOnPage`, goes to /after/login.
 import { useEffect, useRef, useState } from "react";
 import { api, ApiError, postField } from "../components/ui/api.ts";
+import { keepNoticeForReload } from "../components/payments/client.ts";
+import { loginInvitation } from "../lib/payments/rules.ts";
 import { errorId, FieldError, fieldId, FormNotice, TextField } from "../components/form/Field.tsx";
 import {
   EMAIL_TAKEN,
@@ -21,7 +24,9 @@ export interface AuthFormProps {
   redirect?: string;
   /** In a dialog: stay on the page after login (the page listens to `after-login`). */
   stayOnPage?: boolean;
-  /** Message shown above the form (e.g. in the quote-payment context). */
+  /** What the visitor may do once signed in (a quote page's 'Vous pouvez désormais régler votre
+   * acompte'): announced above the form as an invitation ('Connectez-vous … pour régler votre
+   * acompte'), and said after the login, by the payment block of the reloaded page. */
   message?: string;
 }
 
@@ -63,6 +68,18 @@ export default function AuthForm(
   const [formError, setFormError] = useState("");
   const [busy, setBusy] = useState(false);
   const checks = useRef<number | undefined>(undefined);
+  const card = useRef<HTMLDivElement>(null);
+  // Set when a submission is refused: the next render focuses the first field in error.
+  const focusError = useRef(false);
+
+  useEffect(() => {
+    if (!focusError.current) return;
+    focusError.current = false;
+    const first = card.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    if (!first) return;
+    first.focus({ preventScroll: true });
+    first.scrollIntoView({ block: "center" });
+  }, [errors, formError]);
 
   // Live existence checks when the email or phone changes (spec 000 §5), once they look complete.
   useEffect(() => {
@@ -88,6 +105,7 @@ export default function AuthForm(
   }, [mode, form.email, form.phone]);
 
   const done = (user: unknown) => {
+    if (message && stayOnPage) keepNoticeForReload(message, "success");
     globalThis.dispatchEvent(new CustomEvent("after-login", { detail: user }));
     if (!stayOnPage) {
       globalThis.location.href = `/after/login${redirect ? `?redirect=${encodeURIComponent(redirect)}` : ""}`;
@@ -95,6 +113,7 @@ export default function AuthForm(
   };
 
   const fail = (error: unknown, fallback: string) => {
+    focusError.current = true;
     if (error instanceof ApiError) {
       setErrors(error.body.errors ?? {});
       setFormError(error.body.message ?? error.body.error ?? fallback);
@@ -107,6 +126,7 @@ export default function AuthForm(
     if (!login.username.trim()) missing.username = REQUIRED;
     if (!login.password) missing.password = REQUIRED;
     setErrors(missing);
+    focusError.current = Object.keys(missing).length > 0;
     if (Object.keys(missing).length) return setFormError(REGISTRATION_INVALID);
     setBusy(true);
     setFormError("");
@@ -145,6 +165,7 @@ export default function AuthForm(
       ...taken,
     };
     setErrors(found);
+    focusError.current = Object.keys(found).length > 0;
     if (Object.keys(found).length) return setFormError(REGISTRATION_INVALID);
     setBusy(true);
     setFormError("");
@@ -211,6 +232,7 @@ export default function AuthForm(
 
   return (
     <div
+      ref={card}
       class={`mx-auto w-full rounded-2xl border border-slate-200 bg-white p-6 shadow-sm ${
         mode === "login" ? "max-w-[500px]" : "max-w-[800px]"
       }`}
@@ -219,7 +241,7 @@ export default function AuthForm(
     >
       {message && (
         <div class="mb-4">
-          <FormNotice type="info">{message}</FormNotice>
+          <FormNotice type="info" testId="login-invitation">{loginInvitation(message)}</FormNotice>
         </div>
       )}
       {formError && (

@@ -18,6 +18,7 @@ import { type DealDetailProps, historyEntries } from "../components/deals/detail
 import { type DealTab, PRESENTATION_SLOT_ID, tabFromHash } from "../components/deals/detail/tabs.ts";
 import { DealHeader } from "../components/deals/detail/Header.tsx";
 import { TabBar } from "../components/deals/detail/TabBar.tsx";
+import { NextStep } from "../components/deals/detail/NextStep.tsx";
 import { PreviewTab } from "../components/deals/detail/PreviewTab.tsx";
 import { SettingsTab } from "../components/deals/detail/SettingsTab.tsx";
 import { AdminSettingsTab } from "../components/deals/detail/AdminSettingsTab.tsx";
@@ -143,6 +144,7 @@ export default function DealDetail(props: DealDetailProps) {
       />
       <div data-testid="deal-detail" data-deal-id={deal.id} data-role={role}>
         <DealHeader backHref={backHref} />
+        <NextStep />
         <TabBar current={tab} isAdmin={isAdmin} />
         {tab === "preview" && (
           <div role="tabpanel" id="deal-tab-preview" aria-labelledby="deal-tab-link-preview">

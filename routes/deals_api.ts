@@ -13,6 +13,7 @@ import { listDealsForAdmin, listOwnDeals } from "../lib/deals/use_cases/list_dea
 import { previewPartnerChange } from "../lib/deals/use_cases/partner_change.ts";
 import { refuseDeal } from "../lib/deals/use_cases/refuse_deal.ts";
 import { removeDeal } from "../lib/deals/use_cases/remove_deal.ts";
+import { applyRepricing, proposeRepricing } from "../lib/deals/use_cases/reprice_deal.ts";
 import { requestQuote } from "../lib/deals/use_cases/request_quote.ts";
 import { resetChoices } from "../lib/deals/use_cases/reset_choices.ts";
 import { sendToPartner } from "../lib/deals/use_cases/send_to_partner.ts";
@@ -101,5 +102,14 @@ export const dealsApiRoutes = new Hono<AppEnv>()
   })
   .post("/:id/reset-choices", async (c) => {
     const { deal, message } = await resetChoices(c.var.deps, c.var.actor, idParam(c, "id", NOT_FOUND));
+    return success(c, deal, message);
+  })
+  .get(
+    "/:id/repricing",
+    async (c) => success(c, await proposeRepricing(c.var.deps, c.var.actor, idParam(c, "id", NOT_FOUND))),
+  )
+  .post("/:id/repricing", async (c) => {
+    const id = idParam(c, "id", NOT_FOUND);
+    const { deal, message } = await applyRepricing(c.var.deps, c.var.actor, id, await readBody(c));
     return success(c, deal, message);
   });

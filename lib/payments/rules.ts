@@ -34,6 +34,20 @@ export const PAYMENT_MESSAGES = {
   ssl: "Vos données bancaires sont chiffrées (SSL 256 bits) et ne transitent jamais par nos serveurs.",
 } as const;
 
+/** The login dialog of a quote page, before the visitor signs in: what signing in leads to. The spec's
+ * 'Vous pouvez désormais régler votre acompte' (…solde, …devis) is true only once signed in, so it is
+ * shown after the login, on the reloaded page (AuthForm keeps it for the payment block). */
+export function loginInvitation(afterLogin: string): string {
+  const what = {
+    [PAYMENT_MESSAGES.loginForDeposit]: "régler votre acompte",
+    [PAYMENT_MESSAGES.loginForBalance]: "régler votre solde",
+    [PAYMENT_MESSAGES.loginForTotal]: "régler votre devis",
+  }[afterLogin];
+  return what
+    ? `Connectez-vous ou créez votre compte client pour ${what}.`
+    : "Connectez-vous ou créez votre compte client pour continuer.";
+}
+
 /** The dialog's message for a PaymentIntent status reported by the provider (spec 000 §4). */
 export function intentStatusMessage(status: string): string {
   if (status === "succeeded") return PAYMENT_MESSAGES.succeeded;

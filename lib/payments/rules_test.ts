@@ -2,6 +2,8 @@ import { assertEquals } from "../../tests/support/assert.ts";
 import {
   depositAmountOf,
   intentStatusMessage,
+  loginInvitation,
+  PAYMENT_MESSAGES,
   paymentStage,
   planPayment,
   quotePaymentType,
@@ -66,4 +68,20 @@ Deno.test("the provider's status becomes the spec's message", () => {
   assertEquals(intentStatusMessage("processing"), "Paiement en cours");
   assertEquals(intentStatusMessage("requires_payment_method"), "Paiement échoué, veuillez réessayer");
   assertEquals(intentStatusMessage("canceled"), "Une erreur inattendue s'est produite, veuillez réessayer");
+});
+
+Deno.test("loginInvitation: the login dialog invites; 'Vous pouvez désormais…' waits for the login", () => {
+  assertEquals(
+    loginInvitation(PAYMENT_MESSAGES.loginForDeposit),
+    "Connectez-vous ou créez votre compte client pour régler votre acompte.",
+  );
+  assertEquals(
+    loginInvitation(PAYMENT_MESSAGES.loginForBalance),
+    "Connectez-vous ou créez votre compte client pour régler votre solde.",
+  );
+  assertEquals(
+    loginInvitation(PAYMENT_MESSAGES.loginForTotal),
+    "Connectez-vous ou créez votre compte client pour régler votre devis.",
+  );
+  assertEquals(loginInvitation("autre"), "Connectez-vous ou créez votre compte client pour continuer.");
 });

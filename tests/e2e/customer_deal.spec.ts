@@ -75,7 +75,11 @@ test.describe("Page devis client (390 px)", () => {
       await page.getByRole("button", { name: LOGIN_PROMPT }).click();
       const dialog = page.getByTestId("login-dialog");
       await expect(dialog).toBeVisible();
-      await expect(dialog).toContainText("Vous pouvez désormais régler votre acompte");
+      // Before the login the dialog invites; 'Vous pouvez désormais…' is said once it is true.
+      await expect(dialog.getByTestId("login-invitation")).toHaveText(
+        "Connectez-vous ou créez votre compte client pour régler votre acompte.",
+      );
+      await expect(dialog).not.toContainText("Vous pouvez désormais");
       const card = dialog.getByTestId("auth-card");
       await card.getByLabel("Email", { exact: true }).fill(DEMO.client.email);
       await card.getByLabel("Mot de passe", { exact: true }).fill(DEMO_PASSWORD);
@@ -84,6 +88,7 @@ test.describe("Page devis client (390 px)", () => {
         card.getByRole("button", { name: "Se connecter" }).click(),
       ]);
       await expect(page.getByRole("heading", { name: "Régler votre prestation" })).toBeVisible();
+      await expect(page.getByTestId("notice")).toHaveText("Vous pouvez désormais régler votre acompte");
       await expect(page.getByRole("button", { name: LOGIN_PROMPT })).toHaveCount(0);
       await expect(page.locator(`a[href="/api/customer/deal/download/quote/${camilleQuote}"]`)).toBeVisible();
     },

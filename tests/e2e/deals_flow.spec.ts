@@ -310,7 +310,10 @@ test.describe("Back-office (1280 px)", () => {
     await openDealFrom(page, row.getByRole("link", { name: `Éditer le devis #${deal.id}` }), deal.id);
     await expect(page.getByTestId("deal-partner")).toHaveText(`Partenaire : ${PARTNER_NAME}`);
     await expect(statusChip(page)).toHaveText("Devis généré");
-    const send = page.getByRole("button", { name: "Envoyer le devis au partenaire" });
+    // What the deal waits for sits at the top of the page ('À faire'), the same button as the action row's.
+    const send = page.getByTestId("next-step").getByRole("button", {
+      name: "Envoyer le devis au partenaire",
+    });
     await expect(send).toBeEnabled();
     await send.click();
     await expect(notice(page)).toContainText("Le devis a été envoyé au partenaire.");
@@ -419,7 +422,10 @@ test.describe("Back-office (1280 px)", () => {
 
       // Availability first: the quote goes to the customer.
       await expect(statusChip(page)).toHaveText("Nouvelle demande");
-      await page.getByRole("button", { name: "Valider ma disponibilité et les cocktails" }).click();
+      await page.getByTestId("next-step").getByRole("button", {
+        name: "Valider ma disponibilité et les cocktails",
+      })
+        .click();
       let dialog = page.getByRole("dialog", { name: "Valider ma disponibilité et les cocktails" });
       await dialog.getByRole("button", { name: "Valider la disponibilité" }).click();
       await expect(dialog).toBeHidden();
@@ -468,7 +474,7 @@ test.describe("Back-office (1280 px)", () => {
       );
 
       // Revalidation: the updated quote goes to the customer.
-      await page.getByRole("button", { name: "(Re)valider ma dispo" }).click();
+      await page.getByTestId("next-step").getByRole("button", { name: "(Re)valider ma dispo" }).click();
       dialog = page.getByRole("dialog", { name: "(Re)valider ma dispo" });
       await dialog.getByRole("button", { name: "Valider la disponibilité" }).click();
       await expect(dialog).toBeHidden();

@@ -21,10 +21,10 @@ import { ConfirmDialog } from "./ConfirmDialog.tsx";
 import { CocktailValidationDialog } from "./CocktailValidationDialog.tsx";
 import { BUTTON_DANGER, BUTTON_DARK, BUTTON_LINE, BUTTON_MAIN, INPUT, Section } from "./ui.tsx";
 
-const SEND_TO_PARTNER = "Envoyer le devis au partenaire";
+export const SEND_TO_PARTNER = "Envoyer le devis au partenaire";
 const MARK_ACCEPTED = "Marquer devis accepté";
-const VALIDATE_FIRST = "Valider ma disponibilité et les cocktails";
-const REVALIDATE = "(Re)valider ma dispo";
+export const VALIDATE_FIRST = "Valider ma disponibilité et les cocktails";
+export const REVALIDATE = "(Re)valider ma dispo";
 const REFUSE = "Refuser le devis";
 
 export function Actions() {
@@ -59,6 +59,9 @@ export function Actions() {
     if (result.ok) setAccepting(false);
   };
 
+  // Why a button is greyed out, written under the row (a `title` tooltip never shows on a touch screen).
+  const acceptWhy = isAdmin && deal.status !== "accepted" && !accept.ok ? wrongStatus(deal.status) : null;
+
   const buttons = [];
   if (isAdmin) {
     buttons.push(
@@ -67,7 +70,7 @@ export function Actions() {
         type="button"
         class={BUTTON_DARK}
         disabled={busy || !canSend}
-        title={!deal.company && !sent ? DEAL_MESSAGES.noPartner : undefined}
+        aria-describedby={!deal.company && !sent ? "deal-actions-no-partner" : undefined}
         onClick={sendToPartner}
         data-testid="send-to-partner"
       >
@@ -78,7 +81,7 @@ export function Actions() {
         type="button"
         class={BUTTON_MAIN}
         disabled={busy || deal.status === "accepted" || !accept.ok}
-        title={deal.status !== "accepted" && !accept.ok ? wrongStatus(deal.status) : undefined}
+        aria-describedby={acceptWhy ? "deal-actions-accept-why" : undefined}
         onClick={() => setAccepting(true)}
         data-testid="mark-accepted"
       >
@@ -118,11 +121,16 @@ export function Actions() {
   return (
     <Section id="deal-actions" title="Actions" testId="deal-actions">
       {isAdmin && !deal.company && !sent && (
-        <p class="mb-3 text-xs text-slate-500">{DEAL_MESSAGES.noPartner}</p>
+        <p id="deal-actions-no-partner" class="mb-3 text-xs text-slate-600">{DEAL_MESSAGES.noPartner}</p>
       )}
       {buttons.length
         ? <div class="flex flex-wrap gap-2">{buttons}</div>
         : <p class="text-sm text-slate-500">Aucune action n'est possible sur ce devis pour le moment.</p>}
+      {acceptWhy && (
+        <p id="deal-actions-accept-why" class="mt-2 text-xs text-slate-600" data-testid="accept-why">
+          {MARK_ACCEPTED} : {acceptWhy}
+        </p>
+      )}
       {isAdmin && accepting && (
         <ConfirmDialog
           open

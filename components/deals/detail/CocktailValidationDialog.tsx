@@ -12,6 +12,17 @@ import { Banner, BUTTON_LINE, BUTTON_MAIN } from "./ui.tsx";
 export const PARTNER_COCKTAILS_PAGE = "/dashboard/partenaire/cocktails";
 const VALIDATION_LOAD_ERROR = "Erreur lors de la vérification de la liste de cocktails";
 const VALIDATE_ERROR = "Erreur lors de la validation de la disponibilité";
+const MANAGE_COCKTAILS = "Gérer ma liste de cocktails";
+
+/** The deal's 'Paramètres' tab, scrolled to 'Cocktails proposés au client' once it is in the page. */
+function openProposedCocktails(showTab: (tab: string) => void) {
+  showTab("settings");
+  setTimeout(() => {
+    const section = document.getElementById("deal-proposed-cocktails");
+    section?.scrollIntoView({ block: "start" });
+    section?.querySelector<HTMLElement>("[data-testid=add-custom-cocktail]")?.focus({ preventScroll: true });
+  }, 100);
+}
 
 export function CocktailValidationDialog({ title, onClose }: { title: string; onClose: () => void }) {
   const { deal, isAdmin, run, showTab } = useDeal();
@@ -74,7 +85,23 @@ export function CocktailValidationDialog({ title, onClose }: { title: string; on
           <p class="text-sm text-slate-700">{COCKTAIL_VALIDATION_HINT}</p>
           <div class="flex flex-wrap justify-end gap-2">
             <button type="button" class={BUTTON_LINE} onClick={onClose}>Fermer</button>
-            {isAdmin
+            {validation.type === "incomplete_creation"
+              ? (
+                // The missing list is this deal's own 'Création sur mesure': it is written in the deal's
+                // 'Paramètres' tab, not in the partner's catalogue.
+                <button
+                  type="button"
+                  class={BUTTON_MAIN}
+                  onClick={() => {
+                    onClose();
+                    openProposedCocktails(showTab);
+                  }}
+                  data-testid="manage-cocktails"
+                >
+                  {MANAGE_COCKTAILS}
+                </button>
+              )
+              : isAdmin
               ? (
                 <button
                   type="button"
@@ -89,7 +116,7 @@ export function CocktailValidationDialog({ title, onClose }: { title: string; on
               )
               : (
                 <a href={PARTNER_COCKTAILS_PAGE} class={BUTTON_MAIN} data-testid="manage-cocktails">
-                  Gérer ma liste de cocktails
+                  {MANAGE_COCKTAILS}
                 </a>
               )}
           </div>

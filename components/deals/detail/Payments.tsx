@@ -122,7 +122,7 @@ export function Payments() {
                 type="button"
                 class={BUTTON_LINE}
                 disabled={!allowed.ok}
-                title={allowed.ok ? undefined : wrongStatus(deal.status)}
+                aria-describedby={allowed.ok ? undefined : "deal-payments-why"}
                 onClick={() => setKind(k)}
                 data-testid={`pay-${k}`}
               >
@@ -130,6 +130,13 @@ export function Payments() {
               </button>
             );
           })}
+          {paymentKinds(deal).some((k) =>
+            !transition(ACTIONS[k], { from: deal.status, role: "Admin", locked }).ok
+          ) && (
+            <p id="deal-payments-why" class="w-full text-xs text-slate-600" data-testid="payments-why">
+              {wrongStatus(deal.status)}
+            </p>
+          )}
         </div>
       )}
       {isAdmin && <PaymentLedger />}

@@ -6,7 +6,8 @@
 import { useState } from "react";
 import { DEAL_MESSAGES, transition } from "../../../lib/deals/rules.ts";
 import { useDeal } from "./controller.tsx";
-import { dealApi } from "./requests.ts";
+import { dealApi, type RepricingProposal } from "./requests.ts";
+import { PRICED_FIELDS, RepricingDialog } from "./RepricingDialog.tsx";
 import { IconButton, INPUT, Section } from "./ui.tsx";
 import {
   displayValue,
@@ -104,6 +105,7 @@ function PropertiesCard({ id, title, fields }: { id: string; title: string; fiel
   const [draft, setDraft] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [proposal, setProposal] = useState<RepricingProposal | null>(null);
   const canEdit = transition("edit", { from: deal.status, role, locked }).ok;
   const properties = deal.properties;
 
@@ -135,8 +137,17 @@ function PropertiesCard({ id, title, fields }: { id: string; title: string; fiel
       error: DEAL_MESSAGES.saveError,
     });
     setBusy(false);
-    if (result.ok) cancel();
-    else setError(result.message);
+    if (!result.ok) return setError(result.message);
+    cancel();
+    // The engine's figures changed: its lines are offered, never applied silently.
+    if (Object.keys(changed).some((name) => PRICED_FIELDS.includes(name))) {
+      try {
+        const offer = (await dealApi.repricing(deal.id)).results;
+        if (offer.changed) setProposal(offer);
+      } catch {
+        // The offer is a convenience: the saved request stands, the lines can be edited by hand.
+      }
+    }
   };
 
   const actions = !canEdit ? null : editing
@@ -185,6 +196,7 @@ function PropertiesCard({ id, title, fields }: { id: string; title: string; fiel
           );
         })}
       </dl>
+      {proposal && <RepricingDialog proposal={proposal} onClose={() => setProposal(null)} />}
     </Section>
   );
 }

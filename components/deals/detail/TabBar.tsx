@@ -1,12 +1,21 @@
 // The tab list: links to the tabs' hashes (they work before the page's script has loaded, and the
-// browser's back button walks through them).
+// browser's back button walks through them). On a phone the tabs are a segmented control whose cells
+// all fit the screen (an admin's four on two rows: a scrolling row hid the fourth at 390 px); from
+// the `sm` breakpoint, the underlined row.
 import { type DealTab, tabPanelId, tabsFor } from "./tabs.ts";
 
 export function TabBar({ current, isAdmin }: { current: DealTab; isAdmin: boolean }) {
+  const tabs = tabsFor(isAdmin);
   return (
-    <nav class="-mx-4 mb-4 overflow-x-auto border-b border-slate-200 px-4 sm:mx-0 sm:px-0">
-      <div role="tablist" aria-label="Sections du devis" class="flex min-w-max gap-1">
-        {tabsFor(isAdmin).map((tab) => {
+    <nav class="mb-4 sm:border-b sm:border-slate-200">
+      <div
+        role="tablist"
+        aria-label="Sections du devis"
+        class={`grid ${
+          tabs.length === 3 ? "grid-cols-3" : "grid-cols-2"
+        } gap-1 rounded-xl bg-slate-100 p-1 sm:flex sm:rounded-none sm:bg-transparent sm:p-0`}
+      >
+        {tabs.map((tab) => {
           const selected = tab.id === current;
           return (
             <a
@@ -16,10 +25,10 @@ export function TabBar({ current, isAdmin }: { current: DealTab; isAdmin: boolea
               id={`deal-tab-link-${tab.id}`}
               aria-selected={selected ? "true" : "false"}
               aria-controls={tabPanelId(tab.id)}
-              class={`-mb-px whitespace-nowrap border-b-2 px-4 py-2.5 text-sm font-semibold ${
+              class={`whitespace-nowrap rounded-lg px-2 py-2 text-center text-sm font-semibold sm:-mb-px sm:rounded-none sm:border-b-2 sm:px-4 sm:py-2.5 ${
                 selected
-                  ? "border-brand-500 text-brand-700"
-                  : "border-transparent text-slate-600 hover:border-slate-300 hover:text-slate-900"
+                  ? "bg-white text-brand-700 shadow-sm sm:border-brand-500 sm:bg-transparent sm:shadow-none"
+                  : "text-slate-700 hover:text-slate-900 sm:border-transparent sm:text-slate-600 sm:hover:border-slate-300"
               }`}
               data-tab={tab.id}
             >

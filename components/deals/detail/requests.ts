@@ -18,6 +18,17 @@ export type DealAction =
   | "refuse"
   | "reset-choices";
 
+/** GET /api/deal/{id}/repricing: the quote engine's lines for the request as it stands (euros). */
+export interface RepricingProposal {
+  lines: { label: string; qty: number; unitCost: number; totalCost: number }[];
+  guests: number;
+  nbCocktails: number;
+  staff: number;
+  current: { totalHt: number; totalTTC: number };
+  proposed: { totalHt: number; totalTTC: number };
+  changed: boolean;
+}
+
 export const dealApi = {
   patch: (id: number, body: Record<string, unknown>) => api<DealAnswer>("PATCH", `/api/deal/${id}`, body),
   act: (id: number, action: DealAction, body: Record<string, unknown> = {}) =>
@@ -35,6 +46,9 @@ export const dealApi = {
         createdAt: string;
       }[];
     }>("GET", `/api/deal/${id}/history`),
+  repricing: (id: number) => api<{ results: RepricingProposal }>("GET", `/api/deal/${id}/repricing`),
+  applyRepricing: (id: number, expectedTotalHt: number) =>
+    api<DealAnswer>("POST", `/api/deal/${id}/repricing`, { expectedTotalHt }),
   cocktailValidation: (id: number) =>
     api<{ results: CocktailValidation }>("GET", `/api/deal/${id}/cocktail-validation`),
   /** The admin's view of the deal's payments and refunds (cents). */

@@ -16,6 +16,7 @@ import {
   tooManyPhotos,
 } from "../../../lib/deals/photos.ts";
 import { api, ApiError } from "../../ui/api.ts";
+import { ConfirmDialog } from "../detail/ConfirmDialog.tsx";
 import type { NoticeState } from "../../ui/Notice.tsx";
 
 export interface PhotosState {
@@ -60,6 +61,7 @@ export function PhotoGallery({ dealId, items, editable, onChange, notify }: {
   notify: (notice: NoticeState) => void;
 }) {
   const [busy, setBusy] = useState<"upload" | "order" | "delete" | null>(null);
+  const [deleting, setDeleting] = useState<PhotoPayload | null>(null);
   const [dragged, setDragged] = useState<number | null>(null);
   const [over, setOver] = useState<number | null>(null);
   const [filesOver, setFilesOver] = useState(false);
@@ -109,8 +111,12 @@ export function PhotoGallery({ dealId, items, editable, onChange, notify }: {
     }
   };
 
+  // Asked in the app's own dialog (a native <dialog>), not the browser's confirm().
+  const askRemove = (photo: PhotoPayload) => {
+    if (!busy) setDeleting(photo);
+  };
   const remove = async (photo: PhotoPayload) => {
-    if (busy || !globalThis.confirm(PHOTO_MESSAGES.deleteConfirm)) return;
+    if (busy) return;
     setBusy("delete");
     try {
       const answer = await api<PhotosAnswer>(
@@ -123,6 +129,7 @@ export function PhotoGallery({ dealId, items, editable, onChange, notify }: {
       notify({ type: "error", text: failure(PHOTO_MESSAGES.deleteError, error) });
     } finally {
       setBusy(null);
+      setDeleting(null);
     }
   };
 
@@ -257,7 +264,7 @@ export function PhotoGallery({ dealId, items, editable, onChange, notify }: {
                         type="button"
                         aria-label={`Supprimer la photo ${index + 1}`}
                         disabled={busy !== null}
-                        onClick={() => remove(photo)}
+                        onClick={() => askRemove(photo)}
                         class="rounded px-2 py-1 text-sm text-red-700 hover:bg-red-50 disabled:opacity-30"
                       >
                         Supprimer
@@ -269,6 +276,23 @@ export function PhotoGallery({ dealId, items, editable, onChange, notify }: {
             ))}
           </ul>
         )}
+      {deleting && (
+        <ConfirmDialog
+          open
+          title={PHOTO_MESSAGES.deleteConfirm}
+          confirmLabel="Supprimer"
+          onConfirm={() => remove(deleting)}
+          onClose={() => busy === null && setDeleting(null)}
+          busy={busy !== null}
+          testId="photo-delete-dialog"
+        >
+          <img
+            src={deleting.thumbUrl}
+            alt=""
+            class="h-24 w-32 rounded-lg object-cover"
+          />
+        </ConfirmDialog>
+      )}
     </div>
   );
 }
