@@ -33,7 +33,7 @@ export function RowActions({ row, layout, menuOpen, openMenu }: {
         rel="noopener"
         class={table ? ACTION_ICON : ACTION_LINK}
         title="Voir sur le site"
-        aria-label={`Voir le devis #${row.id} sur le site`}
+        aria-label={table ? `Voir le devis #${row.id} sur le site` : `Voir sur le site, devis #${row.id}`}
       >
         <Icon name="eye" class="h-4 w-4" />
         {!table && "Voir sur le site"}
@@ -42,7 +42,7 @@ export function RowActions({ row, layout, menuOpen, openMenu }: {
         href={editDealPath(row.id)}
         class={table ? ACTION_ICON : ACTION_LINK}
         title="Editer/Détails"
-        aria-label={`Éditer le devis #${row.id}`}
+        aria-label={table ? `Éditer le devis #${row.id}` : `Editer/Détails, devis #${row.id}`}
       >
         <Icon name="pencil" class="h-4 w-4" />
         {!table && "Editer/Détails"}
