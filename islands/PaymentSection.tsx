@@ -79,7 +79,10 @@ function PayButtons({ token, options = [], errorNotices }: PaymentSectionProps) 
     if (intentId && query.get("redirect_status")) {
       history.replaceState(null, "", location.pathname);
       confirmOnServer(intentId).then((result) => {
-        if (result.paymentStatus === "succeeded" || result.paymentStatus === "processing") {
+        if (
+          result.paymentStatus === "succeeded" || result.paymentStatus === "processing" ||
+          result.paymentStatus === "refunding"
+        ) {
           keepNoticeForReload(result.message, result.paymentStatus === "succeeded" ? "success" : "info");
           location.reload();
         } else {

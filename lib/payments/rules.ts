@@ -46,6 +46,7 @@ export const PAYMENT_MESSAGES = {
 export function intentStatusMessage(status: string): string {
   if (status === "succeeded") return PAYMENT_MESSAGES.succeeded;
   if (status === "processing") return PAYMENT_MESSAGES.processing;
+  if (status === "refunding") return PAYMENT_MESSAGES.refunding;
   if (status === "requires_payment_method") return PAYMENT_MESSAGES.requiresPaymentMethod;
   return PAYMENT_MESSAGES.unexpected;
 }

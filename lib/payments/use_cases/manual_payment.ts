@@ -45,10 +45,6 @@ export async function recordManualPayment(
       const message = PAYMENT_MESSAGES.moreThanDue(formatEuros(Math.max(0, deal.due)));
       throw new AppError("validation", message, { amount: message });
     }
-    if (kind !== "deposit" && amount !== deal.due) {
-      const message = PAYMENT_MESSAGES.notTheDue(formatEuros(deal.due));
-      throw new AppError("validation", message, { amount: message });
-    }
     // The admin is checked in the database too, not only from the session.
     if (!(await isActiveAdminUser(tx, admin.user.id))) {
       throw new AppError("forbidden", DEAL_MESSAGES.notAllowed);
@@ -56,6 +52,10 @@ export async function recordManualPayment(
     const action = kind === "deposit" ? "pay_deposit" : kind === "balance" ? "pay_balance" : "pay_total";
     const moved = transition(action, { from: deal.status, role: "Admin", locked: deal.locked });
     if (!moved.ok) throw new AppError("conflict", moved.error);
+    if (kind !== "deposit" && amount !== deal.due) {
+      const message = PAYMENT_MESSAGES.notTheDue(formatEuros(deal.due));
+      throw new AppError("validation", message, { amount: message });
+    }
     // The recorder's rule (record_payment refuses it too): a deposit before any payment, a balance
     // after the deposit, a total before anything.
     if (!paymentFits(deal, kind, amount)) throw new AppError("conflict", PAYMENT_MESSAGES.notDueAnyMore);
