@@ -8,7 +8,8 @@
 //   * a manual 'total' or 'balance' below what is due is refused with the amount due;
 //   * concurrent refunds never ask the provider for more than is refundable.
 import { assert, assertEquals } from "../support/assert.ts";
-import { type Client, testEnv, type TestResponse } from "../support/app.ts";
+import { type Client, ORIGIN, testEnv, type TestResponse } from "../support/app.ts";
+import { attachment, attachmentNames, facturXSchemaErrors } from "../../lib/billing/fixtures_test.ts";
 import { systemQuery } from "../support/db.ts";
 import { FakeStripe } from "../support/fake_stripe.ts";
 import {
@@ -140,6 +141,18 @@ async function assertDealConsistent(db: Database, deal: ReadyDeal): Promise<void
   }
 }
 
+/** An issued document as the admin downloads it: a Factur-X PDF whose XML passes the EN 16931 XSD. */
+async function assertFacturXValid(admin: Client, invoiceId: string, label: string): Promise<void> {
+  const headers = new Headers({ cookie: [...admin.cookies].map(([k, v]) => `${k}=${v}`).join("; ") });
+  const response = await (await testEnv()).app.request(`${ORIGIN}/quote/invoice/${invoiceId}`, { headers }, {
+    remoteAddr: { transport: "tcp", hostname: admin.options.ip ?? "127.0.0.1", port: 40000 },
+  });
+  const pdf = new Uint8Array(await response.arrayBuffer());
+  assertEquals(response.status, 200, label);
+  assertEquals(await attachmentNames(pdf), ["factur-x.xml"], label);
+  assertEquals(await facturXSchemaErrors(await attachment(pdf)), [], label);
+}
+
 // ---------------------------------------------------------------------------------------------------
 // 1. A deal can be paid twice over.
 
@@ -199,6 +212,12 @@ moneyTest(
     assertEquals(settledBy(note), deposit.cents);
     assertEquals(settledBy(overpaymentInvoice), deposit.cents);
     assertEquals(overpaymentInvoice.document.amountDue, 0);
+    assert(
+      String(overpaymentInvoice.document.lines[0].label).startsWith("Versement reçu en trop"),
+      overpaymentInvoice.document.lines[0].label,
+    );
+    await assertFacturXValid(parties.admin, overpaymentInvoice.id, "the overpayment's advance invoice");
+    await assertFacturXValid(parties.admin, note.id, "the automatic refund's credit note");
     // No commission on money given back.
     assertEquals(invoices.filter((i) => i.series === "CO" && i.paymentId === refundedOne.id).length, 0);
     const fullInvoice = customerDocs.find((i) => i.series === "FA" && i.kind === "full")!;

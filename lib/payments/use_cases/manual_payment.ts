@@ -40,11 +40,6 @@ export async function recordManualPayment(
   const status = await transactionAs(deps.db, PAYMENTS, async (tx) => {
     const deal = await lockDealForManualPayment(tx, dealId);
     if (!deal) throw new AppError("not_found", DEAL_MESSAGES.notFound);
-    // Never more than what the quote still asks: a typing slip would otherwise mark a deal overpaid.
-    if (amount > deal.due) {
-      const message = PAYMENT_MESSAGES.moreThanDue(formatEuros(Math.max(0, deal.due)));
-      throw new AppError("validation", message, { amount: message });
-    }
     // The admin is checked in the database too, not only from the session.
     if (!(await isActiveAdminUser(tx, admin.user.id))) {
       throw new AppError("forbidden", DEAL_MESSAGES.notAllowed);
@@ -52,6 +47,11 @@ export async function recordManualPayment(
     const action = kind === "deposit" ? "pay_deposit" : kind === "balance" ? "pay_balance" : "pay_total";
     const moved = transition(action, { from: deal.status, role: "Admin", locked: deal.locked });
     if (!moved.ok) throw new AppError("conflict", moved.error);
+    // Never more than what the quote still asks: a typing slip would otherwise mark a deal overpaid.
+    if (amount > deal.due) {
+      const message = PAYMENT_MESSAGES.moreThanDue(formatEuros(Math.max(0, deal.due)));
+      throw new AppError("validation", message, { amount: message });
+    }
     if (kind !== "deposit" && amount !== deal.due) {
       const message = PAYMENT_MESSAGES.notTheDue(formatEuros(deal.due));
       throw new AppError("validation", message, { amount: message });
