@@ -229,6 +229,9 @@ moneyTest(
     const ledger = expectStatus(await parties.admin.get(`/api/deal/${deal.id}/payments`), 200, "ledger");
     const seen = (ledger.results as Json[]).find((p) => p.id === refundedOne.id)!;
     assertEquals(seen.overpayment, true);
+    const page = await parties.admin.get(`/dashboard/espace-partenaire/deal/${deal.id}`);
+    assertEquals(page.status, 200);
+    assert(page.text.includes("Trop-perçu"), "the deal page's payments card says 'Trop-perçu'");
     const [log] = await systemQuery<{ n: number }>(
       env.db,
       `select count(*)::int as n from public.logs where service = 'payments' and context ->> 'dealId' = $1
