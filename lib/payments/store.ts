@@ -152,11 +152,18 @@ export async function supersedeOpenIntents(tx: Tx, dealId: number, keep: string 
   return Number(row?.n ?? 0);
 }
 
-/** How many of the deal's intents were superseded: part of the next intent's idempotency key, so that a
- * superseded (canceled) intent is never handed out again for the same payment. */
-export async function supersededIntentCount(tx: Tx, dealId: number): Promise<number> {
+/** How many of the deal's intents for this very payment (kind and amount) were superseded: part of the
+ * next intent's idempotency key, so that a superseded (canceled) intent is never handed out again, while
+ * asking twice for the same open payment still gives the same intent. */
+export async function supersededIntentCount(
+  tx: Tx,
+  dealId: number,
+  kind: PaymentKind,
+  amount: number,
+): Promise<number> {
   const [row] = await tx<{ n: number }>`
-    select count(*)::int as n from public.payment_intents where deal_id = ${dealId} and superseded_at is not null`;
+    select count(*)::int as n from public.payment_intents
+    where deal_id = ${dealId} and kind = ${kind} and amount = ${amount} and superseded_at is not null`;
   return Number(row?.n ?? 0);
 }
 

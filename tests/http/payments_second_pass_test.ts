@@ -265,6 +265,11 @@ moneyTest("simulated provider: a new intent cancels the deal's other open intent
   // Asked again after the cancel, the deposit is a fresh intent, payable.
   const fresh = await askIntent(parties.customer, deal, "deposit");
   assert(fresh.id !== deposit.id, "a canceled intent is never handed out again");
+  assertEquals(
+    (await askIntent(parties.customer, deal, "deposit")).id,
+    fresh.id,
+    "asked again while open, the fresh intent is the same",
+  );
   expectStatus(
     await parties.customer.post("/api/payment/simulated/confirm", {
       paymentIntentId: fresh.id,

@@ -48,10 +48,15 @@ export async function createPaymentIntent(deps: Deps, actor: Actor, body: unknow
   const deal = await transactionAs(deps.db, customer, (tx) => findDealForPayment(tx, input.dealToken));
   if (!deal) throw new AppError("not_found", DEAL_MESSAGES.unavailable);
   if (deal.customerId !== customer.user.id) throw new AppError("forbidden", PAYMENT_MESSAGES.customersOnly);
-  // Read as the system: intents are not the customer's to read (RLS).
-  const generation = await supersededIntentCount(statementTx(deps.db, PAYMENTS), deal.id);
   const plan = planPayment(payableOf(deal), input.paymentType);
   if (!plan.ok) throw new AppError("conflict", plan.error);
+  // Read as the system: intents are not the customer's to read (RLS).
+  const generation = await supersededIntentCount(
+    statementTx(deps.db, PAYMENTS),
+    deal.id,
+    plan.kind,
+    plan.amount,
+  );
   const parameters = intentParameters(deal.id, plan.kind, plan.amount, customer.user.id, generation);
   // The provider is called outside any transaction; the intent is recorded right after.
   const intent = await provider.createIntent(parameters);
