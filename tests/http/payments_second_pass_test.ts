@@ -382,6 +382,11 @@ moneyTest(
     assertEquals(invoices.filter((i) => i.series === "AV").length, 1);
     assertEquals(await keptBy(env.db, deal.id), 0);
     await assertDealConsistent(env.db, deal);
+    // 'Mes devis' lists no invoice of a payment the deal did not keep (no 'Facture' link for the
+    // refused quote: the overpayment's advance invoice and its credit note cancel each other).
+    const mine = expectStatus(await parties.customer.get("/api/customer/deal/index"), 200, "Mes devis");
+    const row = (mine.results as Json[]).find((d) => d.token === deal.token)!;
+    assertEquals(row.paidKinds, []);
   },
 );
 
