@@ -83,7 +83,14 @@ function PayButtons({ token, options = [], errorNotices }: PaymentSectionProps) 
           result.paymentStatus === "succeeded" || result.paymentStatus === "processing" ||
           result.paymentStatus === "refunding"
         ) {
-          keepNoticeForReload(result.message, result.paymentStatus === "succeeded" ? "success" : "info");
+          const type = result.paymentStatus === "succeeded" ? "success" : "info";
+          // Nothing payable on this page (paid or refused meanwhile): the reloaded page would have no
+          // island to show the notice, so it is shown here.
+          if (options.length === 0) {
+            setNotice({ type, text: result.message, key: Date.now() });
+            return;
+          }
+          keepNoticeForReload(result.message, type);
           location.reload();
         } else {
           setNotice({

@@ -30,5 +30,10 @@ export const dealShowRoutes = new Hono<AppEnv>()
   .get("/show/:token", async (c) => {
     const page = await openDeal(c, c.req.param("token"));
     if (!page) return renderNotAvailable(c);
-    return renderSitePage(c, DEAL_PAGE_TITLE, <DealShowPage page={page} view={dealShowView(page)} />);
+    const backFromBank = !!c.req.query("payment_intent") && !!c.req.query("redirect_status");
+    return renderSitePage(
+      c,
+      DEAL_PAGE_TITLE,
+      <DealShowPage page={page} view={dealShowView(page)} backFromBank={backFromBank} />,
+    );
   });

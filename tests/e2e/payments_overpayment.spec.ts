@@ -47,3 +47,34 @@ test(
     await page.screenshot({ path: testInfo.outputPath("acompte-rembourse-390.png"), fullPage: true });
   },
 );
+
+test(
+  "un devis refusé pendant le passage à la banque : le paiement est remboursé, la page le dit",
+  async ({ page }, testInfo) => {
+    // Camille's quote n°8 ('Devis envoyé', no deposit: paid in full at once).
+    await loginThroughForm(page, DEMO.client.email);
+    const api = page.request;
+    const list = await (await api.get("/api/customer/deal/index")).json();
+    const deal = (list.results as { token: string; status: string }[]).find((d) => d.status === "send");
+    expect(deal, "Camille's sent quote").toBeTruthy();
+    const asked = await api.post("/api/payment/intent", {
+      data: { dealToken: deal!.token, paymentType: "full" },
+    });
+    expect(asked.status()).toBe(200);
+    const full = (await asked.json()).paymentIntentId as string;
+    // The bank takes the money; meanwhile the quote is refused (another tab).
+    const taken = await api.post("/api/payment/simulated/confirm", {
+      data: { paymentIntentId: full, cardNumber: TEST_CARDS.succeeds },
+    });
+    expect(taken.status()).toBe(200);
+    const refused = await api.patch(`/api/customer/deal/refuse/${deal!.token}`, {
+      data: { refusalReason: "budget" },
+    });
+    expect(refused.status()).toBe(200);
+
+    await page.goto(`/deal/show/${deal!.token}?payment_intent=${full}&redirect_status=succeeded`);
+    await expect(page.getByTestId("notice")).toHaveText(PAYMENT_MESSAGES.refunding);
+    await expect(page.locator("[data-status]").first()).toContainText("Refusé");
+    await page.screenshot({ path: testInfo.outputPath("refuse-rembourse-390.png"), fullPage: true });
+  },
+);

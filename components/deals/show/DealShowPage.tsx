@@ -62,7 +62,19 @@ function Amount({ page }: { page: PublicDeal }) {
   );
 }
 
-function PaymentCard({ page, view }: { page: PublicDeal; view: DealShowView }) {
+/** The payment island without buttons: only its return-from-the-bank confirmation and notice. */
+function BankReturn({ token }: { token: string }) {
+  return (
+    <Island
+      component={PaymentSection}
+      props={{ token, mode: "pay", options: [], errorNotices: true }}
+    />
+  );
+}
+
+function PaymentCard(
+  { page, view, backFromBank }: { page: PublicDeal; view: DealShowView; backFromBank: boolean },
+) {
   const { deal } = page;
   if (view.relation === "anonymous") {
     return (
@@ -100,19 +112,25 @@ function PaymentCard({ page, view }: { page: PublicDeal; view: DealShowView }) {
               <p class="mt-3 text-xs text-slate-500">Paiement par carte bancaire, sécurisé (SSL 256 bits).</p>
             </>
           )
-          : deal.paidAt
-          ? (
-            <Banner tone="success" testId="fully-paid">
-              Votre prestation est entièrement réglée. Merci !
-            </Banner>
-          )
-          : <p class="text-sm text-slate-600">Aucun paiement n'est attendu pour le moment.</p>}
+          : (
+            <>
+              {backFromBank && <BankReturn token={deal.token} />}
+              {deal.paidAt
+                ? (
+                  <Banner tone="success" testId="fully-paid">
+                    Votre prestation est entièrement réglée. Merci !
+                  </Banner>
+                )
+                : <p class="text-sm text-slate-600">Aucun paiement n'est attendu pour le moment.</p>}
+            </>
+          )}
       </Card>
     );
   }
   return (
     <Card testId="amount-section">
       <Amount page={page} />
+      {backFromBank && view.isCustomer && <BankReturn token={deal.token} />}
       {!view.refused && view.relation !== "other_customer" && (
         <Banner tone="info" testId="customers-only">{PAYMENT_MESSAGES.customersOnly}</Banner>
       )}
@@ -130,7 +148,16 @@ function Documents({ view }: { view: DealShowView }) {
   );
 }
 
-export function DealShowPage({ page, view }: { page: PublicDeal; view: DealShowView }) {
+export function DealShowPage(
+  { page, view, backFromBank = false }: {
+    page: PublicDeal;
+    view: DealShowView;
+    /** Back from the bank's page (?payment_intent=…&redirect_status=…): the payment island confirms it
+     * on the server and says what became of it, also when nothing is payable any more (paid in the
+     * meantime, refused: the money is then refunded). */
+    backFromBank?: boolean;
+  },
+) {
   const { deal, company } = page;
   const addressee = `${deal.firstname} ${deal.lastname}`.trim();
   // The admin description's placeholders, filled by the server (the chat is not on this page yet).
@@ -200,7 +227,7 @@ export function DealShowPage({ page, view }: { page: PublicDeal; view: DealShowV
       }
       <div class="mx-auto mt-4 grid max-w-6xl gap-4 px-4 lg:grid-cols-[minmax(0,1fr)_22rem] lg:grid-rows-[auto_1fr]">
         <div class="lg:col-start-2 lg:row-start-1 lg:self-start">
-          <PaymentCard page={page} view={view} />
+          <PaymentCard page={page} view={view} backFromBank={backFromBank} />
         </div>
         {(view.canDownload || view.canRefuse) && (
           <div class="order-last space-y-4 lg:order-none lg:col-start-2 lg:row-start-2 lg:self-start">
