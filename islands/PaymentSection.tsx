@@ -81,9 +81,20 @@ function PayButtons({ token, options = [], errorNotices }: PaymentSectionProps) 
     if (intentId && query.get("redirect_status")) {
       history.replaceState(null, "", location.pathname);
       confirmOnServer(intentId).then((result) => {
-        if (result.paymentStatus === "succeeded" || result.paymentStatus === "processing") {
+        if (
+          result.paymentStatus === "succeeded" || result.paymentStatus === "processing" ||
+          result.paymentStatus === "refunding"
+        ) {
           // A success's message is kept by the server for the reloaded page (with its invoice).
-          if (result.paymentStatus === "processing") keepNoticeForReload(result.message, "info");
+          if (result.paymentStatus !== "succeeded") {
+            // Nothing payable on this page (paid or refused meanwhile): the reloaded page would have no
+            // island to show the notice, so it is shown here.
+            if (options.length === 0) {
+              setNotice({ type: "info", text: result.message, key: Date.now() });
+              return;
+            }
+            keepNoticeForReload(result.message, "info");
+          }
           location.reload();
         } else {
           setNotice({

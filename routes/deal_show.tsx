@@ -33,9 +33,10 @@ export const dealShowRoutes = new Hono<AppEnv>()
     if (!page) return renderNotAvailable(c);
     // The page shows this session's flash messages itself: a payment's success with its invoice.
     const notices = await takeFlashes(c);
+    const backFromBank = !!c.req.query("payment_intent") && !!c.req.query("redirect_status");
     return renderSitePage(
       c,
       DEAL_PAGE_TITLE,
-      <DealShowPage page={page} view={dealShowView(page)} notices={notices} />,
+      <DealShowPage page={page} view={dealShowView(page)} notices={notices} backFromBank={backFromBank} />,
     );
   });

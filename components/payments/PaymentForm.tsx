@@ -106,7 +106,11 @@ export default function PaymentForm({ token, paymentType, amount, onSettled, onB
         intent.paymentIntentId,
         (text) => setAlert({ tone: "info", text }),
       );
-      if (result.paymentStatus === "succeeded" || result.paymentStatus === "processing") {
+      // "refunding": the money was taken for a payment the deal no longer owed; it is being given back.
+      if (
+        result.paymentStatus === "succeeded" || result.paymentStatus === "processing" ||
+        result.paymentStatus === "refunding"
+      ) {
         settled.current = true;
         setAlert({
           tone: result.paymentStatus === "succeeded" ? "success" : "info",

@@ -281,12 +281,15 @@ export function quoteDocument(c: Common): BillingDocument {
 /** A deposit invoice (or its proforma): one line, the deposit, whose HT and VAT are the deposit's
  * share of the quote's. `amountTTC` is what was (or is to be) paid. */
 export function depositDocument(
-  c: Common & { amountTTC: number; paidAt: string | null; proforma: boolean },
+  c: Common & { amountTTC: number; paidAt: string | null; proforma: boolean; overpayment?: boolean },
 ): BillingDocument {
   const { ht, vat, rounding } = splitTTC(c.amountTTC, c.quote.vatRate);
   const lines: DocumentLine[] = [{
-    label:
-      `Acompte de ${c.quote.depositPercentage} % sur le devis n° ${c.quote.dealId} — ${c.quote.dealName}`,
+    // An overpayment (money the deal did not owe) is an advance received, invoiced as such and
+    // cancelled by the credit note of its automatic refund.
+    label: c.overpayment
+      ? `Versement reçu en trop sur le devis n° ${c.quote.dealId} — ${c.quote.dealName} (remboursé par avoir)`
+      : `Acompte de ${c.quote.depositPercentage} % sur le devis n° ${c.quote.dealId} — ${c.quote.dealName}`,
     qty: 1,
     unitPriceHT: ht,
     vatRate: c.quote.vatRate,

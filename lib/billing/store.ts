@@ -96,9 +96,9 @@ export async function settingText(tx: Tx, key: string): Promise<string> {
 export async function dealPayments(
   tx: Tx,
   dealId: number,
-): Promise<{ id: string; kind: string; amount: number; paidAt: Date }[]> {
-  return await tx<{ id: string; kind: string; amount: number; paidAt: Date }>`
-    select id, kind, amount, paid_at as "paidAt" from public.deal_payments where deal_id = ${dealId}
+): Promise<{ id: string; kind: string; amount: number; paidAt: Date; overpayment: boolean }[]> {
+  return await tx<{ id: string; kind: string; amount: number; paidAt: Date; overpayment: boolean }>`
+    select id, kind, amount, paid_at as "paidAt", overpayment from public.deal_payments where deal_id = ${dealId}
     order by paid_at, created_at`;
 }
 

@@ -470,7 +470,8 @@ export async function listAllDeals(
        limit $${params.length - 1} offset $${params.length}
      ), paid as (
        select p.deal_id, array_agg(distinct p.kind order by p.kind) as kinds
-       from public.deal_payments p where p.deal_id in (select id from page) group by p.deal_id
+       from public.deal_payments p where p.deal_id in (select id from page) and not p.overpayment
+       group by p.deal_id
      )
      select d.id, d.token, d.name, d.hubspot_id as "hubspotId", d.status, d.service_date as "serviceDate", d.guests,
        d.event_type as "eventType", d.total_ht as "totalHt", d.created_at as "createdAt",
@@ -500,11 +501,11 @@ export async function listAllDeals(
 }
 
 /** The kinds of payment each deal the caller may read received (its invoices menu: one invoice per
- * kind). */
+ * kind). Overpayments (refunded automatically) are not the deal's payments. */
 export function paidKindsByDeal(tx: Tx): Promise<{ dealId: number; kinds: string[] }[]> {
   return tx<{ dealId: number; kinds: string[] }>`
     select deal_id as "dealId", array_agg(distinct kind order by kind) as kinds
-    from public.deal_payments group by deal_id`;
+    from public.deal_payments where not overpayment group by deal_id`;
 }
 
 export interface CustomerPaymentRow {
@@ -539,7 +540,7 @@ export function listVisibleDeals(tx: Tx, limit = 500): Promise<DealListItem[]> {
     left join lateral (select firstname, lastname from public.partner_deal_contact(d.id)) pc on true
     left join lateral (select name from public.deal_company(d.company_id)) co on true
     left join lateral (select array_agg(distinct p.kind order by p.kind) as kinds
-                       from public.deal_payments p where p.deal_id = d.id) pk on true
+                       from public.deal_payments p where p.deal_id = d.id and not p.overpayment) pk on true
     order by d.created_at desc, d.id desc limit $1`,
     [limit],
   );

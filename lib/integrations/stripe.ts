@@ -53,6 +53,17 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
       }, { idempotencyKey: input.idempotencyKey });
       return { ...intentOf(pi), clientSecret: pi.client_secret ?? "" };
     },
+    async cancelIntent(id) {
+      try {
+        return intentOf(await stripe.paymentIntents.cancel(id, {}, { idempotencyKey: `cancel-${id}` }));
+      } catch (error) {
+        // Already succeeded, processing or canceled: Stripe refuses; the intent as it is now tells.
+        if ((error as { code?: string }).code === "payment_intent_unexpected_state") {
+          return intentOf(await stripe.paymentIntents.retrieve(id));
+        }
+        throw error;
+      }
+    },
     async retrieveIntent(id) {
       return intentOf(await stripe.paymentIntents.retrieve(id));
     },

@@ -6,11 +6,12 @@ import { dealNotificationsQueue } from "../deals/notifications.ts";
 import { crmQueue } from "../crm/queue.ts";
 import { hubspotFromConfig } from "../integrations/hubspot.ts";
 import { billingQueue } from "../billing/queue.ts";
-import { refundsQueue, simulatedSettlementQueue } from "../payments/queues.ts";
+import { cancelIntentHandler, refundsQueue, simulatedSettlementQueue } from "../payments/queues.ts";
 import { type OutboxHandler, outboxQueue } from "../outbox/worker.ts";
 
 /** The handler of each queue of the one outbox (lib/outbox/), by queue name. */
-export const OUTBOX_HANDLERS: OutboxHandler[] = [];
+// deno-lint-ignore no-explicit-any
+export const OUTBOX_HANDLERS: OutboxHandler<any>[] = [cancelIntentHandler];
 
 export function outboxQueues(config: Config): Queue[] {
   // Always: deal emails, invoices and credit notes for recorded payments, refunds to the provider,

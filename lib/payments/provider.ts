@@ -35,6 +35,10 @@ export interface PaymentProvider {
     metadata: Record<string, string>;
     idempotencyKey: string;
   }): Promise<CreatedIntent>;
+  /** Cancels an intent that asks for nothing any more (superseded, or its deal refused). Returns the
+   * intent as the provider holds it after the attempt: canceled, or still succeeded / processing when
+   * it was too late to cancel (the recorder then refunds it). */
+  cancelIntent(id: string): Promise<ProviderIntent>;
   /** The intent as the provider holds it now (never what a request claims). */
   retrieveIntent(id: string): Promise<ProviderIntent>;
   /** Succeeded intents created since `since` (the reconciliation job's list). */

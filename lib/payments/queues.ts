@@ -1,6 +1,9 @@
-// The payments' worker queues (lib/jobs/queues.ts): pending card refunds sent to the provider, and
-// the simulated provider's delayed payments reported as a webhook would report them.
-import { statementAs, transactionAs } from "../actor.ts";
+// The payments' worker queues (lib/jobs/queues.ts): pending card refunds sent to the provider, the
+// simulated provider's delayed payments reported as a webhook would report them, and (an outbox
+// handler) superseded intents canceled at the provider.
+import { statementAs, statementTx, transactionAs } from "../actor.ts";
+import type { OutboxHandler } from "../outbox/worker.ts";
+import { intentForCancel } from "./store.ts";
 import type { Deps } from "../deps.ts";
 import { ProviderError } from "./provider.ts";
 import type { SimulatedProvider } from "./simulated.ts";
@@ -73,5 +76,30 @@ export const simulatedSettlementQueue = {
     const settled = await (deps.payments as SimulatedProvider).settleProcessing();
     for (const intent of settled) await recordProviderIntent(deps, "simulated", intent);
     return settled.length;
+  },
+};
+
+/** The outbox job enqueued by supersede_open_intents() (a newer intent for the deal, or its refusal):
+ * cancels the intent at the provider, outside any user's transaction. Too late (it succeeded or is
+ * processing): what the provider holds is recorded, and the recorder refunds a superseded intent's
+ * money. Idempotent: a canceled intent is canceled again without effect. */
+export const cancelIntentHandler: OutboxHandler<{ intentId: string; provider: string }> = {
+  queue: "payment-intent-cancel",
+  async run(deps, job) {
+    const provider = deps.payments;
+    const { intentId } = job.payload;
+    const known = await intentForCancel(statementTx(deps.db, PAYMENTS), intentId);
+    // Another deployment's provider (keys changed since): nothing this instance can cancel.
+    if (!provider || !known || known.provider !== provider.name || job.payload.provider !== provider.name) {
+      return;
+    }
+    const intent = await provider.cancelIntent(intentId);
+    await recordProviderIntent(deps, provider.name, intent);
+    if (intent.status !== "canceled") {
+      await deps.logger.warning("payments", "Paiement remplacé non annulable chez le prestataire", {
+        intent: intentId,
+        status: intent.status,
+      });
+    }
   },
 };

@@ -10,6 +10,10 @@ export type PaymentKind = "deposit" | "balance" | "total";
 
 export const PAYMENT_MESSAGES = {
   moreThanDue: (due: string) => `Le montant dépasse le reste à payer du devis (${due}).`,
+  /** A manual 'total' or 'balance' settles the quote: it is exactly what is due. */
+  notTheDue: (due: string) =>
+    `Le solde ou le paiement intégral doit être égal au reste à payer du devis (${due}). Pour un montant inférieur, enregistrez un acompte.`,
+  notDueAnyMore: "Ce paiement n'est plus dû pour ce devis.",
   depositUnavailable: "Le paiement par acompte n'est pas disponible pour ce devis",
   customersOnly:
     "Les options de paiement ne sont disponibles que pour les clients. Veuillez vous connecter avec un compte client pour effectuer un paiement.",
@@ -25,6 +29,10 @@ export const PAYMENT_MESSAGES = {
   depositPaid: "Acompte payé avec succès ! Vous recevrez un email de confirmation.",
   fullPaid: "Paiement intégral effectué avec succès ! Vous recevrez un email de confirmation.",
   nothingToPay: "Ce devis est déjà réglé.",
+  /** The confirm answer for money the deal does not owe (paid twice, a superseded payment, a refused
+   * quote): never 'success'. */
+  refunding:
+    "Ce paiement n'était plus dû pour ce devis : il vous est remboursé intégralement sur votre carte, un avoir vous sera adressé.",
   notPayable: "Ce devis ne peut pas être réglé dans son état actuel.",
   loginForDeposit: "Vous pouvez désormais régler votre acompte",
   loginForBalance: "Vous pouvez désormais régler votre solde",
@@ -52,6 +60,7 @@ export function loginInvitation(afterLogin: string): string {
 export function intentStatusMessage(status: string): string {
   if (status === "succeeded") return PAYMENT_MESSAGES.succeeded;
   if (status === "processing") return PAYMENT_MESSAGES.processing;
+  if (status === "refunding") return PAYMENT_MESSAGES.refunding;
   if (status === "requires_payment_method") return PAYMENT_MESSAGES.requiresPaymentMethod;
   return PAYMENT_MESSAGES.unexpected;
 }
@@ -76,6 +85,26 @@ export type PaymentPlan = { ok: true; kind: PaymentKind; amount: number } | { ok
 /** The deposit: total TTC × percentage (35 % when unset), rounded to the cent. */
 export function depositAmountOf(deal: Pick<PayableDeal, "settings" | "totalTTC">): number {
   return percentOf(deal.totalTTC, percentToBasisPoints(depositPercentage(deal.settings)));
+}
+
+/** What a deal still owes: its total TTC less what it counts as paid (cents, never below zero). The
+ * database's deal_amount_due() is the same rule, checked by the recorder in its transaction. */
+export function amountDue(totalTTC: number, counted: number): number {
+  return Math.max(0, totalTTC - counted);
+}
+
+/** Whether a payment of `kind` and `amount` settles what the deal owes, as record_payment() decides
+ * (a deposit: at most what is due, before any payment; a balance: exactly the rest after the deposit;
+ * a total: exactly the total, nothing paid before). */
+export function paymentFits(
+  deal: { due: number; depositPaid: boolean; paid: boolean },
+  kind: PaymentKind,
+  amount: number,
+): boolean {
+  if (deal.paid || amount <= 0) return false;
+  if (kind === "deposit") return !deal.depositPaid && amount <= deal.due;
+  if (kind === "balance") return deal.depositPaid && amount === deal.due;
+  return !deal.depositPaid && amount === deal.due;
 }
 
 /** What a payment of `type` charges, computed from the deal only (never from the request). When a
@@ -129,21 +158,29 @@ function intentIdempotencyKey(
   kind: PaymentKind,
   amount: number,
   customerId: string,
+  generation: number,
 ): string {
-  return `deal-${dealId}-${kind}-${amount}-${customerId}`;
+  // `generation`: how many of the deal's intents were superseded; a canceled intent is never replayed.
+  return `deal-${dealId}-${kind}-${amount}-${customerId}${generation > 0 ? `-${generation}` : ""}`;
 }
 
 const KIND_WORDS: Record<PaymentKind, string> = { deposit: "acompte", balance: "solde", total: "règlement" };
 
 /** What an intent is created with, from its key's parts only (never the deal's name, which an admin
  * may change between two asks). */
-export function intentParameters(dealId: number, kind: PaymentKind, amount: number, customerId: string) {
+export function intentParameters(
+  dealId: number,
+  kind: PaymentKind,
+  amount: number,
+  customerId: string,
+  generation = 0,
+) {
   return {
     amount,
     currency: "eur" as const,
     description: `Devis n° ${dealId} — ${KIND_WORDS[kind]}`,
     metadata: { dealId: String(dealId), kind, customerId },
-    idempotencyKey: intentIdempotencyKey(dealId, kind, amount, customerId),
+    idempotencyKey: intentIdempotencyKey(dealId, kind, amount, customerId, generation),
   };
 }
 
@@ -188,6 +225,8 @@ export interface LedgerRefund {
   reason: string;
   requestedAt: number;
   succeededAt: number | null;
+  /** Asked by the system for an overpayment (money the deal did not owe), not by an admin. */
+  automatic?: boolean;
   /** Its credit note (AV), once the billing job issued it. */
   creditNote: { id: string; number: string } | null;
   /** The platform's commission credit note to the partner (CA) issued with it, when the refund gives
@@ -206,6 +245,9 @@ export interface LedgerPayment {
   /** Asked for and not settled yet (pending refunds). */
   pending: number;
   paidAt: number;
+  /** Money the deal did not owe (paid twice, a superseded intent, a refused quote): not counted,
+   * refunded automatically. */
+  overpayment?: boolean;
   refunds: LedgerRefund[];
 }
 

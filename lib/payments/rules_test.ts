@@ -1,9 +1,12 @@
 import { assertEquals } from "../../tests/support/assert.ts";
 import {
+  amountDue,
   depositAmountOf,
+  intentParameters,
   intentStatusMessage,
   loginInvitation,
   PAYMENT_MESSAGES,
+  paymentFits,
   paymentStage,
   planPayment,
   quotePaymentType,
@@ -84,4 +87,35 @@ Deno.test("loginInvitation: the login dialog invites; 'Vous pouvez désormais…
     "Connectez-vous ou créez votre compte client pour régler votre devis.",
   );
   assertEquals(loginInvitation("autre"), "Connectez-vous ou créez votre compte client pour continuer.");
+});
+
+Deno.test("amountDue and paymentFits: a deal never keeps more than it owes", () => {
+  assertEquals(amountDue(777870, 0), 777870);
+  assertEquals(amountDue(777870, 900000), 0, "never below zero");
+  const open = { due: 777870, depositPaid: false, paid: false };
+  assertEquals(paymentFits(open, "total", 777870), true);
+  assertEquals(paymentFits(open, "total", 100050), false, "a total below the due does not settle the deal");
+  assertEquals(paymentFits(open, "deposit", 100050), true);
+  assertEquals(paymentFits(open, "deposit", 777871), false);
+  assertEquals(paymentFits(open, "balance", 777870), false, "no balance without a deposit");
+  const afterDeposit = { due: 544509, depositPaid: true, paid: false };
+  assertEquals(paymentFits(afterDeposit, "balance", 544509), true);
+  assertEquals(paymentFits(afterDeposit, "balance", 544508), false);
+  assertEquals(paymentFits(afterDeposit, "deposit", 1000), false, "a second deposit is not owed");
+  assertEquals(
+    paymentFits(afterDeposit, "total", 777870),
+    false,
+    "a total after a deposit is paid twice over",
+  );
+  assertEquals(paymentFits({ due: 0, depositPaid: false, paid: true }, "deposit", 1000), false);
+});
+
+Deno.test("a superseded intent is never replayed: the key counts the deal's superseded intents", () => {
+  const first = intentParameters(12, "deposit", 159793, "c1");
+  assertEquals(first.idempotencyKey, "deal-12-deposit-159793-c1");
+  assertEquals(
+    intentParameters(12, "deposit", 159793, "c1", 2).idempotencyKey,
+    "deal-12-deposit-159793-c1-2",
+  );
+  assertEquals(intentStatusMessage("refunding"), PAYMENT_MESSAGES.refunding);
 });

@@ -93,6 +93,17 @@ export function simulatedProvider(db: Database): SimulatedProvider {
       );
       return { ...intentOf(row), clientSecret: `${row.id}_secret_${randomHex(12)}` };
     },
+    async cancelIntent(id) {
+      // Like Stripe: only an intent waiting for its card can be canceled.
+      await statementAs(
+        db,
+        PROVIDER,
+        `update public.simulated_payment_intents set status = 'canceled', updated_at = now()
+         where id = $1 and status = 'requires_payment_method'`,
+        [id],
+      );
+      return intentOf(await find(id));
+    },
     async retrieveIntent(id) {
       return intentOf(await find(id));
     },

@@ -18,8 +18,9 @@ export async function paymentLedger(tx: Tx, dealId: number): Promise<LedgerPayme
     amount: number;
     refunded: number;
     paidAt: Date;
+    overpayment: boolean;
   }>`
-    select p.id, p.kind, p.method, p.amount, p.refunded_amount as refunded, p.paid_at as "paidAt"
+    select p.id, p.kind, p.method, p.amount, p.refunded_amount as refunded, p.paid_at as "paidAt", p.overpayment
     from public.deal_payments p where p.deal_id = ${dealId} order by p.paid_at, p.created_at`;
   if (payments.length === 0) return [];
   const refunds = await tx<{
@@ -30,13 +31,14 @@ export async function paymentLedger(tx: Tx, dealId: number): Promise<LedgerPayme
     reason: string;
     createdAt: Date;
     succeededAt: Date | null;
+    automatic: boolean;
     noteId: string | null;
     noteNumber: string | null;
     commissionNoteId: string | null;
     commissionNoteNumber: string | null;
   }>`
     select r.id, r.payment_id as "paymentId", r.amount, r.status, r.reason, r.created_at as "createdAt",
-      r.succeeded_at as "succeededAt", n.id as "noteId", n.number as "noteNumber",
+      r.succeeded_at as "succeededAt", r.automatic, n.id as "noteId", n.number as "noteNumber",
       ca.id as "commissionNoteId", ca.number as "commissionNoteNumber"
     from public.refunds r join public.deal_payments p on p.id = r.payment_id
     left join public.invoices n on n.refund_id = r.id and n.series = 'AV'
@@ -50,6 +52,7 @@ export async function paymentLedger(tx: Tx, dealId: number): Promise<LedgerPayme
       reason: r.reason,
       requestedAt: unix(r.createdAt),
       succeededAt: r.succeededAt ? unix(r.succeededAt) : null,
+      automatic: r.automatic,
       creditNote: r.noteId && r.noteNumber ? { id: r.noteId, number: r.noteNumber } : null,
       commissionCreditNote: r.commissionNoteId && r.commissionNoteNumber
         ? { id: r.commissionNoteId, number: r.commissionNoteNumber }
@@ -63,6 +66,7 @@ export async function paymentLedger(tx: Tx, dealId: number): Promise<LedgerPayme
       refunded: Number(p.refunded),
       pending: own.filter((r) => r.status === "pending").reduce((sum, r) => sum + r.amount, 0),
       paidAt: unix(p.paidAt),
+      overpayment: p.overpayment,
       refunds: own,
     };
   });
@@ -131,6 +135,48 @@ export async function saveIntent(tx: Tx, intent: IntentRow): Promise<void> {
   );
 }
 
+/** The deal locked for recording a new intent: what it has paid, as the recorder counts it. */
+export async function lockDealForIntent(tx: Tx, dealId: number): Promise<DealForPayment | null> {
+  const [deal] = await tx<DealForPayment>`
+    select id, status, name, settings, totals, deposit_amount as "depositAmount",
+      total_amount_paid as "totalAmountPaid", deposit_paid_at as "depositPaidAt", paid_at as "paidAt",
+      customer_id as "customerId"
+    from public.deals where id = ${dealId} for update`;
+  return deal ?? null;
+}
+
+/** Marks the deal's other open intents superseded and enqueues their cancel at the provider (outbox
+ * 'payment-intent-cancel'), in the caller's transaction. `keep` stays open; null supersedes all. */
+export async function supersedeOpenIntents(tx: Tx, dealId: number, keep: string | null): Promise<number> {
+  const [row] = await tx<{ n: number }>`select public.supersede_open_intents(${dealId}, ${keep}) as n`;
+  return Number(row?.n ?? 0);
+}
+
+/** How many of the deal's intents for this very payment (kind and amount) were superseded: part of the
+ * next intent's idempotency key, so that a superseded (canceled) intent is never handed out again, while
+ * asking twice for the same open payment still gives the same intent. */
+export async function supersededIntentCount(
+  tx: Tx,
+  dealId: number,
+  kind: PaymentKind,
+  amount: number,
+): Promise<number> {
+  const [row] = await tx<{ n: number }>`
+    select count(*)::int as n from public.payment_intents
+    where deal_id = ${dealId} and kind = ${kind} and amount = ${amount} and superseded_at is not null`;
+  return Number(row?.n ?? 0);
+}
+
+/** The intent's provider and status, to cancel it (the outbox job). */
+export async function intentForCancel(
+  tx: Tx,
+  intentId: string,
+): Promise<{ provider: string; status: string; superseded: boolean } | null> {
+  const [row] = await tx<{ provider: string; status: string; superseded: boolean }>`
+    select provider, status, superseded_at is not null as superseded from public.payment_intents where id = ${intentId}`;
+  return row ?? null;
+}
+
 /** The kind of a customer's own intent at `provider`, or null. */
 export async function ownIntentKind(
   tx: Tx,
@@ -159,9 +205,11 @@ export async function recordCardPayment(
   tx: Tx,
   provider: string,
   intent: { id: string; status: string; amount: number; currency: string },
-): Promise<{ recorded: boolean; deal_id: number; kind: PaymentKind } | null> {
-  const [row] = await tx.query<{ recorded: boolean; deal_id: number; kind: PaymentKind }>(
-    "select recorded, deal_id, kind from public.record_card_payment($1, $2, $3, $4, $5)",
+): Promise<{ recorded: boolean; deal_id: number; kind: PaymentKind; overpayment: boolean } | null> {
+  const [row] = await tx.query<
+    { recorded: boolean; deal_id: number; kind: PaymentKind; overpayment: boolean }
+  >(
+    "select recorded, deal_id, kind, overpayment from public.record_card_payment($1, $2, $3, $4, $5)",
     [provider, intent.id, intent.status, intent.amount, intent.currency],
   );
   return row ?? null;
@@ -191,13 +239,15 @@ export async function isActiveAdminUser(tx: Tx, userId: string): Promise<boolean
 export async function lockDealForManualPayment(
   tx: Tx,
   dealId: number,
-): Promise<{ status: DealStatus; locked: boolean; due: number } | null> {
-  const [deal] = await tx<{ status: DealStatus; locked: boolean; due: number }>`
+): Promise<{ status: DealStatus; locked: boolean; due: number; depositPaid: boolean; paid: boolean } | null> {
+  const [deal] = await tx<{ status: DealStatus; locked: boolean; depositPaid: boolean; paid: boolean }>`
     select status, coalesce((admin_settings ->> 'disableQuoteEdits')::boolean, false) as locked,
-      coalesce((totals ->> 'totalTTC')::bigint, 0)
-        - (select coalesce(sum(p.amount), 0) from public.deal_payments p where p.deal_id = d.id)::bigint as due
+      deposit_paid_at is not null as "depositPaid", paid_at is not null as paid
     from public.deals d where d.id = ${dealId} for update`;
-  return deal ?? null;
+  if (!deal) return null;
+  // After the lock: the payments committed while this transaction waited count.
+  const [due] = await tx<{ due: number }>`select public.deal_amount_due(${dealId}) as due`;
+  return { ...deal, due: Number(due.due) };
 }
 
 /** record_payment() of a manual payment: recorded, the deal's amounts and status moved, in the
@@ -217,17 +267,27 @@ export interface RefundablePayment {
   refunded: number;
 }
 
-/** The deal's payment, locked, with what is already refunded or on its way. */
+/** The deal's payment, locked, with what is already refunded or on its way: two statements, so that
+ * the pending refunds are read after the lock (READ COMMITTED gives each statement a new snapshot;
+ * one statement would count the refunds of its own snapshot, from before the wait). */
 export async function lockPaymentForRefund(
   tx: Tx,
   paymentId: string,
   dealId: number,
 ): Promise<RefundablePayment | null> {
-  const [payment] = await tx<RefundablePayment>`
-    select p.id, p.amount, p.method,
-      p.refunded_amount + coalesce((select sum(r.amount) from public.refunds r where r.payment_id = p.id and r.status = 'pending'), 0)::bigint as refunded
+  const [payment] = await tx<{ id: string; amount: number; method: string; refunded: number }>`
+    select p.id, p.amount, p.method, p.refunded_amount as refunded
     from public.deal_payments p where p.id = ${paymentId} and p.deal_id = ${dealId} for update`;
-  return payment ?? null;
+  if (!payment) return null;
+  const [pending] = await tx<{ pending: number }>`
+    select coalesce(sum(r.amount), 0)::bigint as pending from public.refunds r
+    where r.payment_id = ${paymentId} and r.status = 'pending'`;
+  return {
+    id: payment.id,
+    amount: Number(payment.amount),
+    method: payment.method,
+    refunded: Number(payment.refunded) + Number(pending.pending),
+  };
 }
 
 /** A refund row: a manual payment's is succeeded at once (and counted on the payment), a card

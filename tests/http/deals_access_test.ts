@@ -306,8 +306,10 @@ httpTest("DELETE /api/deal/{id}: admins only, never a paid deal", async () => {
   assertEquals(await statusOf(r.admin, deal.id), "pay_partial");
   // A fully paid one neither.
   const full = await dealForPartner(r.admin, PARTNER);
-  dealOf(await r.partner.post(`/api/deal/${full.id}/validate-availability`));
-  dealOf(await r.admin.post(`/api/deal/${full.id}/payments`, { kind: "total", amount: 900 }));
+  const quoted = Number(
+    dealOf(await r.partner.post(`/api/deal/${full.id}/validate-availability`)).totals.totalTTC,
+  );
+  dealOf(await r.admin.post(`/api/deal/${full.id}/payments`, { kind: "total", amount: quoted }));
   assertError(await r.admin.delete(`/api/deal/${full.id}`), 409, MSG.paidUndeletable);
   // An unpaid deal is deleted with its history; it is gone for everyone.
   const doomed = await dealForPartner(r.admin, PARTNER);

@@ -195,11 +195,16 @@ httpTest("the whole workflow, message by message, from the request to full payme
     409,
     wrongStatus("pay_partial"),
   );
-  const balance = await admin.post(`/api/deal/${id}/payments`, { kind: "balance", amount: 700.25 });
+  // The balance is exactly the rest (a smaller 'balance' would mark the deal paid while money is due).
+  const quoted = Math.round(Number(afterDeposit.totals.totalTTC) * 100);
+  const balance = await admin.post(`/api/deal/${id}/payments`, {
+    kind: "balance",
+    amount: (quoted - 30050) / 100,
+  });
   const paid = dealOf(balance);
   assertEquals(body(balance).message, statusChanged("pay_total"));
   assertEquals(paid.status, "pay_total");
-  assertEquals(paid.totalAmountPaid, 1000.75, "deposit + balance");
+  assertEquals(paid.totalAmountPaid, quoted / 100, "deposit + balance");
   assertEquals(paid.depositAmount, 300.5);
   assert(paid.paidAt >= paid.depositPaidAt, "paidAt set");
   const { db } = await testEnv();
@@ -210,7 +215,7 @@ httpTest("the whole workflow, message by message, from the request to full payme
   );
   assertEquals(
     [Number(cents.deposit_amount), Number(cents.total_amount_paid)],
-    [30050, 100075],
+    [30050, quoted],
     "stored in cents",
   );
   assertError(
@@ -241,10 +246,15 @@ httpTest(
     const customer = await loggedIn(CUSTOMER);
 
     const whole = await dealForPartner(admin);
-    dealOf(await partner.post(`/api/deal/${whole.id}/validate-availability`));
-    const total = await admin.post(`/api/deal/${whole.id}/payments`, { kind: "total", amount: "1 234,56" });
+    const wholeTotal = Number(
+      dealOf(await partner.post(`/api/deal/${whole.id}/validate-availability`)).totals.totalTTC,
+    );
+    const total = await admin.post(`/api/deal/${whole.id}/payments`, {
+      kind: "total",
+      amount: String(wholeTotal).replace(".", ","),
+    });
     assertEquals(body(total).message, statusChanged("pay_total"));
-    assertEquals(dealOf(total).totalAmountPaid, 1234.56);
+    assertEquals(dealOf(total).totalAmountPaid, wholeTotal);
     assertEquals(dealOf(total).depositAmount, null);
 
     // Partner: refused_partner with one of its reasons (not a customer's).
@@ -475,9 +485,11 @@ httpTest("a manual payment's history row names the admin who recorded it", async
   const partner = await loggedIn(PARTNER);
   const adminId = await userIdOf(ADMIN);
   const deal = await dealForPartner(admin);
-  dealOf(await partner.post(`/api/deal/${deal.id}/validate-availability`));
+  const quoted = Number(
+    dealOf(await partner.post(`/api/deal/${deal.id}/validate-availability`)).totals.totalTTC,
+  );
   dealOf(await admin.post(`/api/deal/${deal.id}/payments`, { kind: "deposit", amount: 100 }));
-  dealOf(await admin.post(`/api/deal/${deal.id}/payments`, { kind: "balance", amount: 400 }));
+  dealOf(await admin.post(`/api/deal/${deal.id}/payments`, { kind: "balance", amount: quoted - 100 }));
   const rows = (await historyRows(deal.id)).slice(-2);
   assertEquals(
     rows.map((h) => [h.from_status, h.to_status, h.action, h.actor_id, h.actor_role]),

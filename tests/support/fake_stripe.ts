@@ -10,6 +10,7 @@
 //   * lists newest first with limit, created[gte|gt|lte|lt], starting_after / ending_before and
 //     has_more, as the client's auto-pagination walks them.
 // Endpoints: POST /v1/payment_intents, GET /v1/payment_intents/{id}, GET /v1/payment_intents,
+// POST /v1/payment_intents/{id}/cancel,
 // POST /v1/refunds, GET /v1/refunds/{id}, GET /v1/refunds (charge=, payment_intent=), GET /v1/charges/{id}.
 //
 // Test controls (methods of the fake, not HTTP): setIntentStatus(), createIntent() (an intent this app
@@ -520,6 +521,21 @@ export class FakeStripe {
     if (method === "GET" && (match = /^\/v1\/payment_intents\/([^/]+)$/.exec(path))) {
       const intent = this.intents.get(decodeURIComponent(match[1]));
       return intent ? Response.json(intent) : missing("payment_intent", decodeURIComponent(match[1]));
+    }
+    if (method === "POST" && (match = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(path))) {
+      const id = decodeURIComponent(match[1]);
+      const intent = this.intents.get(id);
+      if (!intent) return missing("payment_intent", id);
+      // Stripe cancels an intent only while it waits for a payment method, a confirmation or an action.
+      if (!["requires_payment_method", "requires_confirmation", "requires_action"].includes(intent.status)) {
+        return stripeError(
+          400,
+          "invalid_request_error",
+          `You cannot cancel this PaymentIntent because it has a status of ${intent.status}.`,
+          { code: "payment_intent_unexpected_state" },
+        );
+      }
+      return Response.json(this.setIntentStatus(id, "canceled"));
     }
     if (method === "POST" && path === "/v1/refunds") return await this.#createRefund(params);
     if (method === "GET" && path === "/v1/refunds") {

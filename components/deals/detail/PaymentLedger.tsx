@@ -42,6 +42,10 @@ const REFUND_LABELS = {
   creditNote: "Avoir",
   commissionCreditNote: "Avoir de commission",
   creditNotePending: "Avoir en cours d'émission",
+  overpayment: "Trop-perçu",
+  overpaymentNote:
+    "Paiement non dû (payé deux fois, paiement remplacé ou devis refusé) : non compté, remboursé automatiquement.",
+  automatic: "Remboursement automatique",
 } as const;
 
 const TWO_DECIMALS = new Intl.NumberFormat("fr-FR", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
@@ -94,7 +98,19 @@ export function PaymentLedger() {
             >
               <div class="flex items-start justify-between gap-3">
                 <div class="min-w-0">
-                  <p class="font-semibold text-slate-900">{PAYMENT_KIND_LABELS[payment.kind]}</p>
+                  <p class="font-semibold text-slate-900">
+                    {PAYMENT_KIND_LABELS[payment.kind]}
+                    {payment.overpayment && (
+                      <span
+                        class="ml-2 rounded bg-red-100 px-1.5 py-0.5 text-xs font-semibold text-red-800"
+                        data-testid="payment-overpayment"
+                        title={REFUND_LABELS.overpaymentNote}
+                      >
+                        {REFUND_LABELS.overpayment}
+                      </span>
+                    )}
+                  </p>
+                  {payment.overpayment && <p class="text-xs text-red-800">{REFUND_LABELS.overpaymentNote}</p>}
                   <p class="text-xs text-slate-500">
                     {PAYMENT_METHOD_LABELS[payment.method]} ·{" "}
                     <span class="whitespace-nowrap">{paidAtFr(payment.paidAt)}</span>

@@ -88,7 +88,19 @@ function Amount({ page, invoices }: { page: PublicDeal; invoices: boolean }) {
   );
 }
 
-function PaymentCard({ page, view }: { page: PublicDeal; view: DealShowView }) {
+/** The payment island without buttons: only its return-from-the-bank confirmation and notice. */
+function BankReturn({ token }: { token: string }) {
+  return (
+    <Island
+      component={PaymentSection}
+      props={{ token, mode: "pay", options: [], errorNotices: true }}
+    />
+  );
+}
+
+function PaymentCard(
+  { page, view, backFromBank }: { page: PublicDeal; view: DealShowView; backFromBank: boolean },
+) {
   const { deal } = page;
   if (view.relation === "anonymous") {
     return (
@@ -132,19 +144,25 @@ function PaymentCard({ page, view }: { page: PublicDeal; view: DealShowView }) {
               <p class="mt-3 text-xs text-slate-500">Paiement par carte bancaire, sécurisé (SSL 256 bits).</p>
             </>
           )
-          : deal.paidAt
-          ? (
-            <Banner tone="success" testId="fully-paid">
-              Votre prestation est entièrement réglée. Merci !
-            </Banner>
-          )
-          : <p class="text-sm text-slate-600">Aucun paiement n'est attendu pour le moment.</p>}
+          : (
+            <>
+              {backFromBank && <BankReturn token={deal.token} />}
+              {deal.paidAt
+                ? (
+                  <Banner tone="success" testId="fully-paid">
+                    Votre prestation est entièrement réglée. Merci !
+                  </Banner>
+                )
+                : <p class="text-sm text-slate-600">Aucun paiement n'est attendu pour le moment.</p>}
+            </>
+          )}
       </Card>
     );
   }
   return (
     <Card testId="amount-section">
       <Amount page={page} invoices={view.canDownload} />
+      {backFromBank && view.isCustomer && <BankReturn token={deal.token} />}
       {!view.refused && view.relation !== "other_customer" && (
         <Banner tone="info" testId="customers-only">{PAYMENT_MESSAGES.customersOnly}</Banner>
       )}
@@ -193,12 +211,16 @@ function PaymentSuccess({ message, page }: { message: string; page: PublicDeal }
 }
 
 export function DealShowPage(
-  { page, view, notices = [] }: {
+  { page, view, notices = [], backFromBank = false }: {
     page: PublicDeal;
     view: DealShowView;
     /** The flash messages of this session (the route took them): a payment's success is shown in the
      * page with its invoice; the others as the deal page's snackbars (5000 ms). */
     notices?: FlashMessage[];
+    /** Back from the bank's page (?payment_intent=…&redirect_status=…): the payment island confirms it
+     * on the server and says what became of it, also when nothing is payable any more (paid in the
+     * meantime, refused: the money is then refunded). */
+    backFromBank?: boolean;
   },
 ) {
   const { deal, company } = page;
@@ -276,7 +298,7 @@ export function DealShowPage(
       }
       <div class="mx-auto mt-4 grid max-w-6xl gap-4 px-4 lg:grid-cols-[minmax(0,1fr)_22rem] lg:grid-rows-[auto_1fr]">
         <div class="lg:col-start-2 lg:row-start-1 lg:self-start">
-          <PaymentCard page={page} view={view} />
+          <PaymentCard page={page} view={view} backFromBank={backFromBank} />
         </div>
         {(view.canDownload || view.canRefuse) && (
           <div class="order-last space-y-4 lg:order-none lg:col-start-2 lg:row-start-2 lg:self-start">

@@ -84,14 +84,24 @@ export async function issueDealInvoices(
     const issuedAt = isoDay(new Date());
     const issuedBy = deal.companyId ? platform : null;
     let issued = 0;
-    const find = (series: string, kind: string) =>
-      invoices.find((i) => i.series === series && i.kind === kind);
+    // The payments the deal counts (an overpayment's advance invoice is never deducted).
+    const counted = new Set(payments.filter((p) => !p.overpayment).map((p) => p.id));
 
     for (const payment of payments) {
       if (invoices.some((i) => i.series === "FA" && i.paymentId === payment.id)) continue;
-      const stage = payment.kind === "deposit" ? "deposit" : payment.kind === "balance" ? "final" : "full";
+      // An overpayment (not owed, refunded automatically) is invoiced as an advance received, never as
+      // a final or full invoice (it settles nothing), and earns no commission.
+      const stage = payment.overpayment
+        ? "deposit"
+        : payment.kind === "deposit"
+        ? "deposit"
+        : payment.kind === "balance"
+        ? "final"
+        : "full";
       const paidAt = isoDay(payment.paidAt);
-      const depositInvoice = find("FA", "deposit");
+      const depositInvoice = invoices.find((i) =>
+        i.series === "FA" && i.kind === "deposit" && counted.has(i.paymentId ?? "")
+      );
       const customer = await issue(
         tx,
         {
@@ -116,6 +126,7 @@ export async function issueDealInvoices(
               amountTTC: payment.amount,
               paidAt,
               proforma: false,
+              overpayment: payment.overpayment,
             })
             : balanceDocument({
               number,
@@ -136,8 +147,11 @@ export async function issueDealInvoices(
       );
       invoices.push(customer);
       issued++;
+      if (payment.overpayment) continue;
       // The platform's commission, at the same stage.
-      const depositCommission = find("CO", "deposit");
+      const depositCommission = invoices.find((i) =>
+        i.series === "CO" && i.kind === "deposit" && counted.has(i.paymentId ?? "")
+      );
       const share = quote.totalTTC > 0 ? Math.min(1, payment.amount / quote.totalTTC) : 0;
       const commission = await issue(
         tx,

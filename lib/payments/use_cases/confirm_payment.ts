@@ -19,7 +19,8 @@ const confirmSchema = z.object({
 
 export interface ConfirmResult {
   paymentType: PaymentType;
-  /** The PaymentIntent's status at the provider (succeeded, processing…). */
+  /** The PaymentIntent's status at the provider (succeeded, processing…), or "refunding" when it
+   * succeeded for money the deal did not owe (recorded, refunded automatically). */
   paymentStatus: string;
   message: string;
 }
@@ -36,8 +37,12 @@ export async function confirmPayment(deps: Deps, actor: Actor, body: unknown): P
   );
   if (!kind) throw new AppError("not_found", PAYMENT_MESSAGES.confirmError);
   const intent = await provider.retrieveIntent(paymentIntentId);
-  await recordProviderIntent(deps, provider.name, intent);
+  const recorded = await recordProviderIntent(deps, provider.name, intent);
   const paymentType: PaymentType = kind === "deposit" ? "deposit" : kind === "balance" ? "remaining" : "full";
+  // Never 'success' for money that is being given back.
+  if (intent.status === "succeeded" && recorded.overpayment) {
+    return { paymentType, paymentStatus: "refunding", message: PAYMENT_MESSAGES.refunding };
+  }
   const message = intent.status === "succeeded"
     ? (kind === "deposit" ? PAYMENT_MESSAGES.depositPaid : PAYMENT_MESSAGES.fullPaid)
     : intent.status === "processing"

@@ -1,6 +1,8 @@
 // POST /api/payment/intent (spec 000 §7): only the deal's customer; the amount is the server's,
 // planned from the deal (lib/payments/rules.ts planPayment). The provider is called outside any
-// transaction; the intent is recorded right after.
+// transaction; the intent is then recorded in one transaction, the deal locked, which plans again (the
+// deal may have been paid meanwhile) and supersedes the deal's other open intents: each is canceled at
+// the provider by an outbox job, and the recorder refunds a superseded intent paid anyway.
 import { type Actor, requireRole, statementTx, transactionAs } from "../../actor.ts";
 import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
@@ -15,7 +17,14 @@ import {
   type PaymentType,
   planPayment,
 } from "../rules.ts";
-import { findDealForPayment, saveIntent } from "../store.ts";
+import {
+  type DealForPayment,
+  findDealForPayment,
+  lockDealForIntent,
+  saveIntent,
+  supersededIntentCount,
+  supersedeOpenIntents,
+} from "../store.ts";
 import { PAYMENTS, requireProvider } from "./record_card_payment.ts";
 
 const intentSchema = z.object({
@@ -39,29 +48,40 @@ export async function createPaymentIntent(deps: Deps, actor: Actor, body: unknow
   const deal = await transactionAs(deps.db, customer, (tx) => findDealForPayment(tx, input.dealToken));
   if (!deal) throw new AppError("not_found", DEAL_MESSAGES.unavailable);
   if (deal.customerId !== customer.user.id) throw new AppError("forbidden", PAYMENT_MESSAGES.customersOnly);
-  const plan = planPayment({
-    status: deal.status,
-    settings: deal.settings,
-    totalTTC: deal.totals.totalTTC ?? 0,
-    depositAmount: deal.depositAmount,
-    totalAmountPaid: deal.totalAmountPaid,
-    depositPaidAt: deal.depositPaidAt !== null,
-    paidAt: deal.paidAt !== null,
-  }, input.paymentType);
+  const plan = planPayment(payableOf(deal), input.paymentType);
   if (!plan.ok) throw new AppError("conflict", plan.error);
-  const parameters = intentParameters(deal.id, plan.kind, plan.amount, customer.user.id);
+  // Read as the system: intents are not the customer's to read (RLS).
+  const generation = await supersededIntentCount(
+    statementTx(deps.db, PAYMENTS),
+    deal.id,
+    plan.kind,
+    plan.amount,
+  );
+  const parameters = intentParameters(deal.id, plan.kind, plan.amount, customer.user.id, generation);
   // The provider is called outside any transaction; the intent is recorded right after.
   const intent = await provider.createIntent(parameters);
-  await saveIntent(statementTx(deps.db, PAYMENTS), {
-    id: intent.id,
-    provider: provider.name,
-    dealId: deal.id,
-    customerId: customer.user.id,
-    kind: plan.kind,
-    amount: plan.amount,
-    status: intent.status,
-    idempotencyKey: parameters.idempotencyKey,
+  const replanned = await transactionAs(deps.db, PAYMENTS, async (tx) => {
+    const locked = await lockDealForIntent(tx, deal.id);
+    await saveIntent(tx, {
+      id: intent.id,
+      provider: provider.name,
+      dealId: deal.id,
+      customerId: customer.user.id,
+      kind: plan.kind,
+      amount: plan.amount,
+      status: intent.status,
+      idempotencyKey: parameters.idempotencyKey,
+    });
+    // Paid or refused while the provider answered: this intent asks for nothing any more.
+    const again = locked ? planPayment(payableOf(locked), input.paymentType) : plan;
+    const still = again.ok && again.kind === plan.kind && again.amount === plan.amount;
+    await supersedeOpenIntents(tx, deal.id, still ? intent.id : null);
+    return again;
   });
+  if (!replanned.ok) throw new AppError("conflict", replanned.error);
+  if (replanned.kind !== plan.kind || replanned.amount !== plan.amount) {
+    throw new AppError("conflict", PAYMENT_MESSAGES.notDueAnyMore);
+  }
   return {
     clientSecret: intent.clientSecret,
     paymentIntentId: intent.id,
@@ -69,5 +89,17 @@ export async function createPaymentIntent(deps: Deps, actor: Actor, body: unknow
     amountFormatted: formatEuros(plan.amount),
     paymentType: plan.kind === "deposit" ? "deposit" : plan.kind === "balance" ? "remaining" : "full",
     kind: plan.kind,
+  };
+}
+
+function payableOf(deal: DealForPayment) {
+  return {
+    status: deal.status,
+    settings: deal.settings,
+    totalTTC: deal.totals.totalTTC ?? 0,
+    depositAmount: deal.depositAmount,
+    totalAmountPaid: deal.totalAmountPaid,
+    depositPaidAt: deal.depositPaidAt !== null,
+    paidAt: deal.paidAt !== null,
   };
 }

@@ -21,6 +21,8 @@ export interface RecordResult {
   recorded: boolean;
   dealId: number | null;
   kind: PaymentKind | null;
+  /** The deal did not owe it: recorded, and refunded automatically (the refunds queue). */
+  overpayment: boolean;
 }
 
 /** Records what the provider holds for this intent (re-fetched by the caller); exactly once. */
@@ -30,7 +32,14 @@ export async function recordProviderIntent(
   intent: ProviderIntent,
 ): Promise<RecordResult> {
   const row = await recordCardPayment(statementTx(deps.db, PAYMENTS), provider, intent);
-  if (row?.recorded) {
+  if (row?.recorded && row.overpayment) {
+    await deps.logger.warning("payments", "Paiement par carte non dû : remboursement automatique demandé", {
+      dealId: row.deal_id,
+      kind: row.kind,
+      amount: intent.amount,
+      intent: intent.id,
+    });
+  } else if (row?.recorded) {
     await deps.logger.info("payments", "Paiement par carte enregistré", {
       dealId: row.deal_id,
       kind: row.kind,
@@ -38,5 +47,10 @@ export async function recordProviderIntent(
       intent: intent.id,
     });
   }
-  return { recorded: row?.recorded ?? false, dealId: row?.deal_id ?? null, kind: row?.kind ?? null };
+  return {
+    recorded: row?.recorded ?? false,
+    dealId: row?.deal_id ?? null,
+    kind: row?.kind ?? null,
+    overpayment: row?.overpayment ?? false,
+  };
 }

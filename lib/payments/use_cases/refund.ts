@@ -1,7 +1,9 @@
 // POST /api/deal/{id}/refunds: an admin in person (never while impersonating, checked in the database
 // too) refunds a payment, fully or partly, never beyond what is refundable. A card payment is refunded
 // through its provider by the refunds queue (lib/payments/queues.ts, never inside this transaction); a
-// manual one is recorded at once. The credit note follows from the billing queue.
+// manual one is recorded at once. The credit note follows from the billing queue. The payment row is
+// locked and the pending refunds read after the lock (two instances at once never both pass); the
+// database checks it again (refunds_within_refundable).
 import { type Actor, requireRole, transactionAs } from "../../actor.ts";
 import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";

@@ -27,6 +27,8 @@ insert into public.deals (id, name, status, company_id, customer_id, admin_setti
   (303, 'D303', 'send', tests.user_id('partner_a'), tests.user_id('customer_a'), '{}', '[]', '{}'),
   (304, 'D304', 'send', tests.user_id('partner_a'), tests.user_id('customer_a'), '{}', '[]', '{}'),
   (305, 'D305', 'start', tests.user_id('partner_a'), tests.user_id('customer_a'), '{}', '[]', '{}');
+-- What 303 and 304 ask (the recorder counts a payment only up to what the deal owes).
+update public.deals set totals = '{"totalTTC": 50000}' where id in (303, 304);
 
 insert into public.payment_intents (id, provider, deal_id, customer_id, kind, amount, status, idempotency_key) values
   ('pi_301', 'stripe', 301, tests.user_id('customer_a'), 'deposit', 30000, 'succeeded', 'deal-301-deposit-30000'),
