@@ -42,6 +42,8 @@ import { partnerPublicRoutes } from "./partner_public.tsx";
 import { customerPageRoutes } from "./customer_pages.tsx";
 import { quotePaymentRoutes } from "./quote_payment.tsx";
 import { outboxApiRoutes } from "./outbox_api.ts";
+import { sessionRoutes } from "./sessions.tsx";
+import { cartRoutes } from "./cart.tsx";
 
 export const UNEXPECTED_ERROR = "Une erreur inattendue s'est produite, veuillez réessayer";
 
@@ -124,6 +126,8 @@ export async function createApp(deps: Deps): Promise<Hono<AppEnv>> {
   app.route("/dashboard/client", customerPageRoutes);
   app.route("/devis", quotePaymentRoutes);
   app.route("/api/admin/outbox", outboxApiRoutes);
+  app.route("/", sessionRoutes);
+  app.route("/", cartRoutes);
 
   const respond = (c: Ctx, error: AppError, status = error.status) => {
     if (wantsJson(c)) {
