@@ -44,6 +44,7 @@ import { quotePaymentRoutes } from "./quote_payment.tsx";
 import { outboxApiRoutes } from "./outbox_api.ts";
 import { sessionRoutes } from "./sessions.tsx";
 import { cartRoutes } from "./cart.tsx";
+import { adminSessionApiRoutes, adminSessionPageRoutes } from "./admin_sessions.tsx";
 
 export const UNEXPECTED_ERROR = "Une erreur inattendue s'est produite, veuillez réessayer";
 
@@ -128,6 +129,8 @@ export async function createApp(deps: Deps): Promise<Hono<AppEnv>> {
   app.route("/api/admin/outbox", outboxApiRoutes);
   app.route("/", sessionRoutes);
   app.route("/", cartRoutes);
+  app.route("/api/admin", adminSessionApiRoutes);
+  app.route("/dashboard/admin/ateliers", adminSessionPageRoutes);
 
   const respond = (c: Ctx, error: AppError, status = error.status) => {
     if (wantsJson(c)) {

@@ -83,6 +83,14 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     roles: ["Admin"],
     visible: true,
   },
+  // The cocktail workshops: sessions, dates, holds and registrations (routes/admin_sessions.tsx).
+  {
+    path: "/dashboard/admin/ateliers",
+    label: "Ateliers cocktails",
+    icon: "cocktail",
+    roles: ["Admin"],
+    visible: true,
+  },
   { path: "/dashboard/admin/emails", label: "Emails envoyés", icon: "mail", roles: ["Admin"], visible: true },
   // The 'Devenir partenaire' applications (routes/admin.tsx).
   {

@@ -28,6 +28,7 @@ Deno.test("an admin's menu has the deals screen beside its other pages", () => {
     "Mon tableau de bord",
     "Devis",
     "Utilisateurs",
+    "Ateliers cocktails",
     "Emails envoyés",
     "Candidatures partenaires",
     "Mon profil",

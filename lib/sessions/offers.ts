@@ -38,3 +38,18 @@ export function toOffer(session: SessionRow, row: DateRow, context: OfferContext
     })),
   };
 }
+
+/** A date for the back office's API: unix seconds, euros, the places left and the capacity. */
+export function adminDateJson(row: DateRow) {
+  return {
+    uuid: row.uuid,
+    dtstart: toUnix(row.dtstart),
+    places: row.places,
+    placesLeft: row.placesLeft,
+    priceTTC: centsToEuros(row.priceTTC),
+    travelCostTTC: centsToEuros(row.travelCostTTC),
+    additionalCosts: row.additionalCosts.map((c) => ({ title: c.title, ht: centsToEuros(c.ht), vat: c.vat })),
+    soon: row.soon,
+    state: row.state,
+  };
+}
