@@ -1,0 +1,62 @@
+// Booking a cocktail workshop in the browser (spec 000 §2 'Dates de la session', §5, §9): from the site
+// menu to the catalogue, a session's dates, a quantity chosen with the selector (the price follows, as
+// the server computes it), 'Réserver', the 3-second snackbar, and the cart showing the held line with
+// its countdown; then a full date's seat alert with its validation messages. At 1280 px and 390 px.
+import { expect, test } from "@playwright/test";
+
+test("un visiteur choisit une date, une quantité, réserve, et retrouve la ligne dans son panier", async ({ page }) => {
+  await page.goto("/");
+  await page.getByRole("link", { name: "Ateliers cocktails" }).first().click();
+  await expect(page).toHaveURL(/\/sessions$/);
+  await page.getByRole("link", { name: "Atelier Gin tonic signature" }).click();
+  await expect(page.getByRole("heading", { name: "Dates de la session" })).toBeVisible();
+
+  const first = page.getByTestId("session-date").first();
+  // 55 € + the 10 € HT kit at 20 % = 67 € a place.
+  await expect(first.getByTestId("session-date-price")).toHaveText(/67,00\s€/);
+  await first.getByRole("button", { name: "Une place de plus" }).click();
+  await first.getByRole("button", { name: "Une place de plus" }).click();
+  await expect(first.getByLabel("Quantité")).toHaveValue("3");
+  await expect(first.getByTestId("session-date-price")).toHaveText(/201,00\s€/);
+  await first.getByRole("button", { name: "Réserver" }).click();
+  const notice = page.getByTestId("notice");
+  await expect(notice).toContainText("Places réservées : elles vous sont gardées pendant 20 minutes.");
+  await expect(first).toContainText("7 places restantes");
+  // The snackbar lasts 3 s (§9).
+  await expect(notice).toBeHidden({ timeout: 4500 });
+
+  await page.goto("/panier");
+  const line = page.getByTestId("cart-line");
+  await expect(line).toHaveCount(1);
+  await expect(line).toContainText("Atelier Gin tonic signature");
+  await expect(line.getByRole("combobox")).toHaveValue("3");
+  await expect(line.getByTestId("cart-line-total")).toHaveText(/201,00\s€/);
+  await expect(line.getByTestId("cart-line-hold")).toHaveText(/Places gardées encore 1?\d:\d\d/);
+  await expect(page.getByTestId("cart-total")).toHaveText(/201,00\s€/);
+  await expect(page.getByText("Le paiement en ligne des ateliers ouvre bientôt")).toBeVisible();
+  await expect(page.getByRole("button", { name: /payer|régler/i })).toHaveCount(0);
+
+  // Fewer places: the total follows and the places go back on sale.
+  await line.getByRole("combobox").selectOption("1");
+  await expect(line.getByTestId("cart-line-total")).toHaveText(/67,00\s€/);
+  await line.getByRole("button", { name: "Retirer" }).click();
+  await expect(page.getByText("Votre panier est vide.")).toBeVisible();
+});
+
+test("sur un téléphone, une date complète propose l'alerte, qui demande l'email et le consentement", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/session/atelier-mocktails-lyon");
+  const full = page.getByTestId("session-date").filter({ hasText: "COMPLET" });
+  await expect(full).toHaveCount(1);
+  await expect(full.getByRole("button", { name: "Réserver" })).toHaveCount(0);
+  await full.getByRole("button", { name: "M'alerter si une place se libère" }).click();
+  const dialog = page.getByRole("dialog", { name: "M'alerter si une place se libère" });
+  await dialog.getByRole("button", { name: "Valider" }).click();
+  await expect(dialog).toContainText("Veuillez renseigner votre email");
+  await expect(dialog).toContainText("Veuillez accepter d'être contacté");
+  await dialog.getByLabel("Email").fill(`alerte.${Date.now()}@example.fr`);
+  await dialog.getByRole("checkbox").check();
+  await dialog.getByRole("button", { name: "Valider" }).click();
+  await expect(dialog).toContainText("Votre alerte a bien été prise en compte");
+  await expect(dialog).toContainText("spams");
+});
