@@ -28,6 +28,8 @@ export interface SessionDatesProps {
   /** The period of the server's list, as YYYY-MM-DD (empty: from today, no end). */
   start: string;
   end: string;
+  /** More dates exist after these (the period filter shows them). */
+  more?: boolean;
 }
 
 const dayToUnix = (day: string, endOfDay: boolean) =>
@@ -54,8 +56,9 @@ async function copyText(text: string): Promise<void> {
   }
 }
 
-export default function SessionDates({ slug, offers: initial, start, end }: SessionDatesProps) {
+export default function SessionDates({ slug, offers: initial, start, end, more = false }: SessionDatesProps) {
   const [offers, setOffers] = useState(initial);
+  const [hasMore, setHasMore] = useState(more);
   const [quantities, setQuantities] = useState<Record<string, number>>({});
   const [notice, setNotice] = useState<NoticeState | null>(null);
   const [share, setShare] = useState<DateOffer | null>(null);
@@ -103,6 +106,7 @@ export default function SessionDates({ slug, offers: initial, start, end }: Sess
         end: dayToUnix(String(form.get("end") ?? ""), true),
       });
       setOffers(answer.results);
+      setHasMore(false);
     } catch (error) {
       say("error", failure(error));
     }
@@ -157,9 +161,7 @@ export default function SessionDates({ slug, offers: initial, start, end }: Sess
                       </span>
                     )}
                   </p>
-                  <p class="text-sm text-slate-600">
-                    {state === "soon" ? M.soon : state === "full" ? M.full : placesLabel(offer.places)}
-                  </p>
+                  {state === "open" && <p class="text-sm text-slate-600">{placesLabel(offer.places)}</p>}
                 </div>
                 <div class="flex items-center gap-1" role="group" aria-label="Nombre de places">
                   <button
@@ -232,6 +234,7 @@ export default function SessionDates({ slug, offers: initial, start, end }: Sess
           );
         })}
       </ul>
+      {hasMore && <p class="text-sm text-slate-600">{M.moreDates}</p>}
       {notice?.type === "success" && (
         <p class="text-sm">
           <a href="/panier" class="font-semibold text-brand-600 underline">Voir mon panier</a>

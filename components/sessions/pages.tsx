@@ -5,7 +5,7 @@ import { Island } from "../Island.tsx";
 import SessionDates from "../../islands/SessionDates.tsx";
 import CartLines from "../../islands/CartLines.tsx";
 import { formatEuros } from "../../lib/money.ts";
-import { type DateOffer, formatDateTime } from "../../lib/sessions/rules.ts";
+import { type DateOffer, firstDates, formatDateTime } from "../../lib/sessions/rules.ts";
 import type { CatalogueEntry } from "../../lib/sessions/use_cases/list_sessions.ts";
 import type { SessionRow } from "../../lib/sessions/store.ts";
 import type { CartView } from "../../lib/sessions/use_cases/read_cart.ts";
@@ -54,6 +54,7 @@ export function SessionPage({ session, offers, start, end }: {
   start: string;
   end: string;
 }) {
+  const { shown, more } = firstDates(offers);
   return (
     <section class="mx-auto max-w-4xl px-4 py-10">
       <p class="text-sm">
@@ -76,7 +77,7 @@ export function SessionPage({ session, offers, start, end }: {
       )}
       {session.description && <p class="mt-4 whitespace-pre-line">{session.description}</p>}
       <div class="mt-8">
-        <Island component={SessionDates} props={{ slug: session.slug, offers, start, end }} />
+        <Island component={SessionDates} props={{ slug: session.slug, offers: shown, start, end, more }} />
       </div>
       <p class="mt-6">
         <a href="/panier" class="font-semibold text-brand-600 underline">Voir mon panier</a>

@@ -7,6 +7,9 @@ import { centsToEuros, eurosToCents, withVat } from "../money.ts";
 export const SNACKBAR_MS = 3000;
 export const SHARE_DIALOG_WIDTH = 500;
 export const ALERT_DIALOG_WIDTH = 500;
+/** The session page shows this many upcoming dates at first (plus the one a link selects); the period
+ * filter reaches the others. */
+export const PAGE_DATES = 60;
 
 export const SESSION_MESSAGES = {
   full: "COMPLET",
@@ -43,6 +46,7 @@ export const SESSION_MESSAGES = {
   paymentSoon: "Le paiement en ligne des ateliers ouvre bientôt",
   emptyCart: "Votre panier est vide.",
   noDates: "Aucune date n'est proposée pour cette période.",
+  moreDates: "Seules les prochaines dates sont affichées : choisissez une période pour voir les suivantes.",
 } as const;
 
 /** 'Veuillez choisir entre 1 et 3 places.' (the quantity rule of §5, as the server says it). */
@@ -118,6 +122,14 @@ export function registrationActions(status: RegistrationStatus) {
   return { invoice: status === "invoiced", receipt: status !== "canceled", share: status === "pending" };
 }
 
+/** The dates a page shows first: the next PAGE_DATES, and the selected one wherever it is. */
+export function firstDates(offers: DateOffer[]): { shown: DateOffer[]; more: boolean } {
+  const shown = offers.slice(0, PAGE_DATES);
+  const selected = offers.find((o) => o.selected);
+  if (selected && !shown.includes(selected)) shown.push(selected);
+  return { shown, more: offers.length > shown.length };
+}
+
 /** A date offer as the API gives it (§3 'Session date offer'): money in euros, times in unix seconds. */
 export interface DateOffer {
   id: number;
@@ -178,16 +190,19 @@ export function formatCountdown(seconds: number): string {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
+// Made once: building an Intl formatter costs far more than using it (a page lists hundreds of dates).
+const PARIS_DATE_TIME = new Intl.DateTimeFormat("fr-FR", {
+  timeZone: "Europe/Paris",
+  day: "2-digit",
+  month: "2-digit",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+});
+
 /** "DD/MM/YYYY HH:mm" in Paris time (§9), from unix seconds. */
 export function formatDateTime(dtstart: number): string {
-  const parts = new Intl.DateTimeFormat("fr-FR", {
-    timeZone: "Europe/Paris",
-    day: "2-digit",
-    month: "2-digit",
-    year: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-  }).formatToParts(new Date(dtstart * 1000));
+  const parts = PARIS_DATE_TIME.formatToParts(new Date(dtstart * 1000));
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
   return `${get("day")}/${get("month")}/${get("year")} ${get("hour")}:${get("minute")}`;
 }

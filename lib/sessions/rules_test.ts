@@ -1,10 +1,13 @@
 import { assertEquals } from "../../tests/support/assert.ts";
 import {
   clampQuantity,
+  type DateOffer,
   dateState,
+  firstDates,
   formatCountdown,
   formatDateTime,
   offerPrice,
+  PAGE_DATES,
   placesLabel,
   priceToOffer,
   quantityMessage,
@@ -76,4 +79,14 @@ Deno.test("share links, Paris dates and countdowns", () => {
   assertEquals(formatDateTime(Date.UTC(2026, 6, 5, 17, 30) / 1000), "05/07/2026 19:30");
   assertEquals(formatCountdown(1199), "19:59");
   assertEquals(formatCountdown(-4), "0:00");
+});
+
+Deno.test("the page shows the next PAGE_DATES dates, and the selected one even when later", () => {
+  const offer = (i: number) => ({ uuid: `u${i}`, selected: i === 100 }) as unknown as DateOffer;
+  const all = Array.from({ length: 120 }, (_, i) => offer(i));
+  const { shown, more } = firstDates(all);
+  assertEquals(shown.length, PAGE_DATES + 1);
+  assertEquals(shown[PAGE_DATES].uuid, "u100");
+  assertEquals(more, true);
+  assertEquals(firstDates(all.slice(0, 10)), { shown: all.slice(0, 10), more: false });
 });
