@@ -4,7 +4,8 @@
 // its countdown; then a full date's seat alert with its validation messages. At 1280 px and 390 px.
 import { expect, test } from "@playwright/test";
 
-test("un visiteur choisit une date, une quantité, réserve, et retrouve la ligne dans son panier", async ({ page }) => {
+test("un visiteur choisit une date, une quantité, réserve, et retrouve la ligne dans son panier", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await page.goto("/");
   await page.getByRole("link", { name: "Ateliers cocktails" }).first().click();
   await expect(page).toHaveURL(/\/sessions$/);
@@ -24,6 +25,17 @@ test("un visiteur choisit une date, une quantité, réserve, et retrouve la lign
   await expect(first).toContainText("7 places restantes");
   // The snackbar lasts 3 s (§9).
   await expect(notice).toBeHidden({ timeout: 4500 });
+
+  // The share dialog (§2, 500 px): the date's link, 'COPIER', then the 3-second snackbar.
+  await first.getByRole("button", { name: "Partager cette date" }).click();
+  const share = page.getByRole("dialog", { name: "Partage ta session !" });
+  await expect(share.getByRole("textbox")).toHaveValue(/\/session\/atelier-gin-tonic-paris\?date=\d+$/);
+  expect((await share.boundingBox())?.width).toBeLessThanOrEqual(500);
+  await share.getByRole("button", { name: "COPIER" }).click();
+  await expect(page.getByTestId("notice")).toContainText("Lien copié dans le presse-papiers !");
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(
+    /\/session\/atelier-gin-tonic-paris\?date=/,
+  );
 
   await page.goto("/panier");
   const line = page.getByTestId("cart-line");

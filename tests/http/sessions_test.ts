@@ -149,6 +149,10 @@ httpTest("sessions: POST …/dates answers every offer field, filtered by start 
   assertEquals(first.travelCostTTC, 5);
   assertEquals(first.additionalCosts, [{ title: "Kit", ht: 10, vat: 20 }]);
   assertEquals(first.shareUrl, `http://localhost:8000/session/${s.slug}?date=${first.dtstart}`);
+  assertEquals([first.selected, first.popup], [false, false]);
+  // A link to one date (`date`, and `popup` to add it at once, §4) marks that one only.
+  const chosen = await offersOf(new Client(), s.slug, { date: second.dtstart, popup: "1" });
+  assertEquals(chosen.map((o) => [o.selected, o.popup]), [[false, false], [true, true]]);
   const later = await offersOf(new Client(), s.slug, { start: first.dtstart + 1 });
   assertEquals(later.map((o) => o.uuid), [second.uuid]);
   const earlier = await offersOf(new Client(), s.slug, { end: String(first.dtstart) });
