@@ -245,6 +245,9 @@ httpTest("sessions: partners and admins cannot book; customers book into their o
     assertEquals(response.status, 403, email);
     assertMatch(response.json<Json>().message, /Seuls les clients/);
     assertEquals((await user.get("/api/cart")).status, 403, email);
+    const page = await user.get("/panier");
+    assertEquals(page.status, 403, email);
+    assertMatch(page.text, /Seuls les clients/);
   }
   const customer = new Client();
   await customer.login(CUSTOMER);
