@@ -3,7 +3,15 @@
 // by a cookie; the use cases refuse partners and admins. JSON calls answer JSON; the same POSTs from a
 // page without JavaScript (forms) answer with a redirect and a flash message.
 import { Hono } from "hono";
-import { type AppEnv, type Ctx, readBody, success, uuidParam, wantsJson } from "../lib/http/context.ts";
+import {
+  type AppEnv,
+  clientOf,
+  type Ctx,
+  readBody,
+  success,
+  uuidParam,
+  wantsJson,
+} from "../lib/http/context.ts";
 import { addFlash, newCartToken, readCartCookie, setCartCookie } from "../lib/http/cookies.ts";
 import { AppError } from "../lib/errors.ts";
 import { renderSitePage } from "../components/layout/render.tsx";
@@ -69,7 +77,13 @@ export const sessionRoutes = new Hono<AppEnv>()
     const existing = readCartCookie(c);
     const token = c.var.actor.kind === "anonymous" ? existing ?? newCartToken() : null;
     const book = async () => {
-      const hold = await addToCart(c.var.deps, c.var.actor, { slug, dateUuid, token, body });
+      const hold = await addToCart(c.var.deps, c.var.actor, {
+        slug,
+        dateUuid,
+        token,
+        body,
+        ip: clientOf(c).ip,
+      });
       if (token && token !== existing) setCartCookie(c, token);
       return hold;
     };
@@ -80,7 +94,7 @@ export const sessionRoutes = new Hono<AppEnv>()
   .post("/date/mail/alert", async (c) => {
     const body = await readBody(c);
     if (wantsJson(c)) {
-      const { message, note } = await createSeatAlert(c.var.deps, c.var.actor, body);
+      const { message, note } = await createSeatAlert(c.var.deps, c.var.actor, body, clientOf(c).ip);
       return c.json({ status: "success", results: { message, note }, message, note });
     }
     const back = c.req.header("referer")?.startsWith(c.var.deps.config.appUrl)
@@ -89,7 +103,7 @@ export const sessionRoutes = new Hono<AppEnv>()
     return formAnswer(
       c,
       async () => {
-        const { message, note } = await createSeatAlert(c.var.deps, c.var.actor, body);
+        const { message, note } = await createSeatAlert(c.var.deps, c.var.actor, body, clientOf(c).ip);
         return `${message}. ${note}`;
       },
       back,

@@ -409,3 +409,47 @@ httpTest(
     assertEquals((await partner.get("/api/admin/session/date/" + s.uuids[0] + "/bookings")).status, 403);
   },
 );
+
+httpTest("sessions: anonymous holds and seat alerts are limited per client address", async () => {
+  const s = await makeSession([{ inDays: 3, places: 0 }, { inDays: 4, places: 5 }]);
+  // Seat alerts: each may email any address, so 10 an hour per client address.
+  const alerting = new Client({ ip: "10.91.0.1" });
+  for (let i = 0; i < 10; i++) {
+    const ok = await alerting.post("/date/mail/alert", {
+      date: s.uuids[0],
+      email: `a${i}.${s.id}@example.fr`,
+      optin: true,
+    });
+    assertEquals(ok.status, 200, `alert ${i}`);
+  }
+  const refused = await alerting.post("/date/mail/alert", {
+    date: s.uuids[0],
+    email: `z.${s.id}@example.fr`,
+    optin: true,
+  });
+  assertEquals(refused.status, 429);
+  assertEquals(refused.json<Json>().message, "Trop d'alertes demandées. Veuillez réessayer plus tard.");
+  assertEquals(
+    (await new Client({ ip: "10.91.0.2" }).post("/date/mail/alert", {
+      date: s.uuids[0],
+      email: `z.${s.id}@example.fr`,
+      optin: true,
+    })).status,
+    200,
+    "another address is not limited",
+  );
+
+  // Anonymous holds: 60 requests in 10 minutes per client address (refused ones count too).
+  const flooding = new Client({ ip: "10.91.0.3" });
+  for (let i = 0; i < 60; i++) {
+    assertEquals((await book(flooding, s.slug, s.uuids[1], { quantity: 0 })).status, 422, `hold ${i}`);
+  }
+  const tooMany = await book(flooding, s.slug, s.uuids[1], { quantity: 1 });
+  assertEquals(tooMany.status, 429);
+  assertMatch(tooMany.json<Json>().message, /Trop de réservations demandées/);
+  assertEquals(await placesLeft(s.uuids[1]), 5);
+  // A signed-in customer from the same address is not limited.
+  const customer = new Client({ ip: "10.91.0.3" });
+  await customer.login(CUSTOMER2);
+  assertEquals((await book(customer, s.slug, s.uuids[1], { quantity: 1 })).status, 200);
+});

@@ -9,6 +9,13 @@ import { SESSION_MESSAGES } from "../rules.ts";
 import { findDateByUuid, findSessionBySlug, holdPlaces } from "../store.ts";
 import { holdRefusal, quantityField, requireShopper } from "../holds.ts";
 import { toUnix } from "../offers.ts";
+import { enforceLimit } from "../../limits/limiter.ts";
+
+/** An anonymous visitor's holds per client address: enough for any person, not for a script holding a
+ * whole date (customers are known, and not limited). Refused requests count too. */
+export const ANONYMOUS_HOLDS = { max: 60, windowSeconds: 600 };
+export const TOO_MANY_HOLDS =
+  "Trop de réservations demandées. Veuillez réessayer plus tard ou vous connecter.";
 
 export interface AddToCartInput {
   slug: string;
@@ -16,6 +23,8 @@ export interface AddToCartInput {
   /** The anonymous visitor's cart token (the cookie); ignored for customers. */
   token: string | null;
   body: Record<string, unknown>;
+  /** The client's address (rate limit of anonymous holds). */
+  ip: string;
 }
 
 export interface Hold {
@@ -29,6 +38,9 @@ export interface Hold {
 export async function addToCart(deps: Deps, actor: Actor, input: AddToCartInput): Promise<Hold> {
   requireShopper(actor);
   const quantity = quantityField(input.body.quantity === undefined ? 1 : input.body.quantity);
+  if (actor.kind === "anonymous") {
+    await enforceLimit(deps.db, `cart-hold:${input.ip}`, ANONYMOUS_HOLDS, TOO_MANY_HOLDS);
+  }
   const result = await transactionAs(deps.db, actor, async (tx) => {
     const session = await findSessionBySlug(tx, input.slug);
     const date = session ? await findDateByUuid(tx, input.dateUuid) : null;

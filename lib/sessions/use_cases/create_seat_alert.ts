@@ -11,6 +11,11 @@ import { SESSION_MESSAGES, shareUrl } from "../rules.ts";
 import { findDateByUuid, findSessionById, insertSeatAlert } from "../store.ts";
 import { seatAlertEmail } from "../emails.ts";
 import { toUnix } from "../offers.ts";
+import { enforceLimit } from "../../limits/limiter.ts";
+
+/** Each alert may send a confirmation email to any address: a few an hour per client address. */
+export const ALERTS_PER_CLIENT = { max: 10, windowSeconds: 3600 };
+export const TOO_MANY_ALERTS = "Trop d'alertes demandées. Veuillez réessayer plus tard.";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TRUE = new Set(["1", "true", "on", "yes"]);
@@ -19,6 +24,7 @@ export async function createSeatAlert(
   deps: Deps,
   actor: Actor,
   body: Record<string, unknown>,
+  ip: string,
 ): Promise<{ message: string; note: string }> {
   const email = typeof body.email === "string" ? normalizeEmail(body.email) : "";
   const optin = body.optin === true || (typeof body.optin === "string" && TRUE.has(body.optin.toLowerCase()));
@@ -31,6 +37,7 @@ export async function createSeatAlert(
   }
   const uuid = typeof body.date === "string" ? body.date.trim() : "";
   if (!UUID.test(uuid)) throw new AppError("not_found", SESSION_MESSAGES.notFound);
+  await enforceLimit(deps.db, `seat-alert:${ip}`, ALERTS_PER_CLIENT, TOO_MANY_ALERTS);
   const userId = actor.kind === "user" ? actor.user.id : null;
   const created = await transactionAs(deps.db, systemActor("intake"), async (tx) => {
     const date = await findDateByUuid(tx, uuid);
