@@ -72,3 +72,19 @@ test("sur un téléphone, une date complète propose l'alerte, qui demande l'ema
   await expect(dialog).toContainText("Votre alerte a bien été prise en compte");
   await expect(dialog).toContainText("spams");
 });
+
+// Scoped to the page's own content (<main>): the shared site header is another capability's.
+test("la page d'une session et le panier passent les contrôles d'accessibilité (axe, WCAG 2 A et AA)", async ({ page }) => {
+  const { default: AxeBuilder } = await import("@axe-core/playwright");
+  await page.goto("/session/atelier-mojito-paris");
+  await expect(page.getByTestId("session-date").first()).toBeVisible();
+  const sessionPage = await new AxeBuilder({ page }).include("main").withTags(["wcag2a", "wcag2aa"])
+    .analyze();
+  expect(sessionPage.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`)).toEqual([]);
+  await page.getByTestId("session-date").first().getByRole("button", { name: "Réserver" }).click();
+  await expect(page.getByTestId("notice")).toBeVisible();
+  await page.goto("/panier");
+  await expect(page.getByTestId("cart-line")).toHaveCount(1);
+  const cart = await new AxeBuilder({ page }).include("main").withTags(["wcag2a", "wcag2aa"]).analyze();
+  expect(cart.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`)).toEqual([]);
+});
