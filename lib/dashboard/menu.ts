@@ -45,6 +45,14 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     roles: ["Customer"],
     visible: true,
   },
+  // A customer's workshop registrations (routes/customer_sessions.tsx).
+  {
+    path: "/dashboard/client/sessions",
+    label: "Vos sessions",
+    icon: "cocktail",
+    roles: ["Customer"],
+    visible: true,
+  },
   {
     path: "/dashboard/client/reglements",
     label: "Vos règlements de devis",

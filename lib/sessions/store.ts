@@ -307,3 +307,26 @@ export async function alertsOfDate(tx: Tx, dateId: number): Promise<number> {
     select count(*)::int as n from public.seat_alerts where date_id = ${dateId} and notified_at is null`;
   return row.n;
 }
+
+export interface CustomerRegistrationRow {
+  id: string;
+  quantity: number;
+  amount: number;
+  discountAmount: number;
+  status: RegistrationStatus;
+  dtstart: Date;
+  sessionTitle: string;
+  sessionSlug: string;
+}
+
+/** The caller's registrations (RLS: its own), newest date first. */
+export function ownRegistrations(tx: Tx): Promise<CustomerRegistrationRow[]> {
+  return tx<CustomerRegistrationRow>`
+    select r.id::text as id, r.quantity, r.amount, r.discount_amount as "discountAmount", r.status,
+      d.dtstart, s.title as "sessionTitle", s.slug as "sessionSlug"
+    from public.registrations r
+    join public.session_dates d on d.id = r.date_id
+    join public.workshop_sessions s on s.id = d.session_id
+    where r.user_id = (select auth.uid())
+    order by d.dtstart desc, r.created_at desc`;
+}

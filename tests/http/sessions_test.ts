@@ -453,3 +453,83 @@ httpTest("sessions: anonymous holds and seat alerts are limited per client addre
   await customer.login(CUSTOMER2);
   assertEquals((await book(customer, s.slug, s.uuids[1], { quantity: 1 })).status, 200);
 });
+
+httpTest(
+  "sessions: 'Vos sessions' and GET /api/customer/registrations show a customer its own bookings only",
+  async () => {
+    const customer = new Client();
+    await customer.login(CUSTOMER);
+    const api = await customer.get("/api/customer/registrations");
+    assertEquals(api.status, 200);
+    const results = api.json<Json>().results as Json[];
+    // The demo: client@example.fr booked 4 + 3 places of the Mojito workshop (invoiced) and 6 mocktails.
+    assertEquals(results.length, 3);
+    const first = results.find((r) => r.quantity === 4)!;
+    assertEquals(Object.keys(first).sort(), [
+      "amount",
+      "discount",
+      "id",
+      "quantity",
+      "sessionDate",
+      "status",
+    ]);
+    assertEquals(first.status, "invoiced");
+    assertEquals(first.amount, 180);
+    assertEquals(first.discount, {});
+    assertEquals(first.sessionDate.session, {
+      title: "Atelier Mojito et rhums du monde",
+      slug: "atelier-mojito-paris",
+    });
+    const page = await customer.get("/dashboard/client/sessions");
+    assertEquals(page.status, 200);
+    assertMatch(page.text, /Vos sessions<\/h1>/);
+    assertMatch(page.text, /Facturé/);
+    assertMatch(page.text, /contact@example\.fr/);
+    assert(!page.text.includes('data-island="SessionShareButton"'), "no share action on invoiced rows");
+
+    // client2 has pending rows: the share action, and none of client's rows.
+    const customer2 = new Client();
+    await customer2.login(CUSTOMER2);
+    const own = (await customer2.get("/api/customer/registrations")).json<Json>().results as Json[];
+    assert(own.length >= 1 && own.every((r) => r.status === "pending"));
+    assert(!own.some((r) => results.some((x) => x.id === r.id)), "another customer's rows are not listed");
+    const page2 = await customer2.get("/dashboard/client/sessions");
+    assertMatch(page2.text, /En attente/);
+    assertMatch(page2.text, /data-island="SessionShareButton"/);
+    assertMatch(page2.text, /session\/atelier-mojito-paris\?date=\d+/);
+
+    // Denied side: anonymous 401 / login, partners and admins 403.
+    assertEquals((await new Client().get("/api/customer/registrations")).status, 401);
+    assertEquals((await new Client().get("/dashboard/client/sessions")).status, 303);
+    for (const email of [PARTNER, ADMIN]) {
+      const user = new Client();
+      await user.login(email);
+      assertEquals((await user.get("/api/customer/registrations")).status, 403, email);
+      assertEquals((await user.get("/dashboard/client/sessions")).status, 403, email);
+    }
+    // A new customer: the empty state.
+    const fresh = new Client();
+    const email = `vide.${Date.now()}@example.fr`;
+    const registered = await fresh.post("/api/security/registration", {
+      firstname: "Léa",
+      lastname: "Vide",
+      birthdate: "1990-01-01",
+      address: "1 rue A",
+      zipcode: "75001",
+      city: "Paris",
+      phone: `06${String(Date.now()).slice(-8)}`,
+      email,
+      password: "Cocktail#2026",
+      passwordConfirmation: "Cocktail#2026",
+      terms: true,
+      privacy: true,
+      age: true,
+      optin: true,
+    });
+    assertEquals(registered.status, 200, registered.text);
+    assertMatch(
+      (await fresh.get("/dashboard/client/sessions")).text,
+      /Aucune session pour l(&#39;|')instant/,
+    );
+  },
+);
