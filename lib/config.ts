@@ -61,6 +61,9 @@ export interface Config {
   stripeWebhookSecret: string;
   /** Stripe's API address: Stripe's own by default, a local fake in tests. */
   stripeApiUrl: string;
+  /** Minutes a cart line holds its workshop places before they go back on sale (CART_HOLD_MINUTES, 1 to
+   * 120, default 20). */
+  cartHoldMinutes: number;
   /** The platform's legal identity, printed on every billing document it issues. */
   platform: {
     name: string;
@@ -145,6 +148,7 @@ export function loadConfig(env: (name: string) => string | undefined = readEnv):
     stripePublishableKey: env("STRIPE_PUBLISHABLE_KEY") ?? "",
     stripeWebhookSecret: env("STRIPE_WEBHOOK_SECRET") ?? "",
     stripeApiUrl: env("STRIPE_API_URL") ?? "https://api.stripe.com",
+    cartHoldMinutes: boundedInt("CART_HOLD_MINUTES", env("CART_HOLD_MINUTES"), 20, 1, 120),
     platform: {
       name: env("PLATFORM_NAME") ?? "Cocktails & Co SAS",
       siren: env("PLATFORM_SIREN") ?? "912345678",

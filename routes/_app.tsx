@@ -42,6 +42,10 @@ import { partnerPublicRoutes } from "./partner_public.tsx";
 import { customerPageRoutes } from "./customer_pages.tsx";
 import { quotePaymentRoutes } from "./quote_payment.tsx";
 import { outboxApiRoutes } from "./outbox_api.ts";
+import { sessionRoutes } from "./sessions.tsx";
+import { cartRoutes } from "./cart.tsx";
+import { adminSessionApiRoutes, adminSessionPageRoutes } from "./admin_sessions.tsx";
+import { customerRegistrationApiRoutes, customerSessionPageRoutes } from "./customer_sessions.tsx";
 
 export const UNEXPECTED_ERROR = "Une erreur inattendue s'est produite, veuillez réessayer";
 
@@ -124,6 +128,12 @@ export async function createApp(deps: Deps): Promise<Hono<AppEnv>> {
   app.route("/dashboard/client", customerPageRoutes);
   app.route("/devis", quotePaymentRoutes);
   app.route("/api/admin/outbox", outboxApiRoutes);
+  app.route("/", sessionRoutes);
+  app.route("/", cartRoutes);
+  app.route("/api/admin", adminSessionApiRoutes);
+  app.route("/dashboard/admin/ateliers", adminSessionPageRoutes);
+  app.route("/api/customer", customerRegistrationApiRoutes);
+  app.route("/dashboard/client/sessions", customerSessionPageRoutes);
 
   const respond = (c: Ctx, error: AppError, status = error.status) => {
     if (wantsJson(c)) {

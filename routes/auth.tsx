@@ -2,7 +2,14 @@
 // guard (each use case checks what it needs).
 import { Hono } from "hono";
 import { type AppEnv, clientOf, type Ctx, field, readBody } from "../lib/http/context.ts";
-import { addFlash, clearSessionCookie, setSessionCookie } from "../lib/http/cookies.ts";
+import {
+  addFlash,
+  clearCartCookie,
+  clearSessionCookie,
+  readCartCookie,
+  setSessionCookie,
+} from "../lib/http/cookies.ts";
+import { mergeCartAtLogin } from "../lib/sessions/use_cases/merge_cart.ts";
 import { parseInput } from "../lib/validation.ts";
 import { AppError } from "../lib/errors.ts";
 import {
@@ -34,9 +41,22 @@ import AuthForm from "../islands/AuthForm.tsx";
 
 const today = () => new Date().toISOString().slice(0, 10);
 
-/** The user, and a `token` that only tells client code it is logged in: the session is the cookie. */
-function signedIn(c: Ctx, result: SignedIn) {
+/** The user, and a `token` that only tells client code it is logged in: the session is the cookie. A
+ * customer's anonymous workshop cart joins its account. */
+async function signedIn(c: Ctx, result: SignedIn) {
   setSessionCookie(c, result.token);
+  const cart = readCartCookie(c);
+  if (cart && result.user.type === "Customer") {
+    // Signing in never fails because of the cart: the anonymous cart then simply stays with its cookie.
+    try {
+      await mergeCartAtLogin(c.var.deps, result.user, cart);
+      clearCartCookie(c);
+    } catch (error) {
+      await c.var.deps.logger.error("sessions", "Rattachement du panier impossible", {
+        error: String(error),
+      });
+    }
+  }
   return c.json({ ...result.user, token: result.user.id });
 }
 

@@ -45,6 +45,14 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     roles: ["Customer"],
     visible: true,
   },
+  // A customer's workshop registrations (routes/customer_sessions.tsx).
+  {
+    path: "/dashboard/client/sessions",
+    label: "Vos sessions",
+    icon: "cocktail",
+    roles: ["Customer"],
+    visible: true,
+  },
   {
     path: "/dashboard/client/reglements",
     label: "Vos règlements de devis",
@@ -80,6 +88,14 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     path: "/dashboard/admin/utilisateurs",
     label: "Utilisateurs",
     icon: "users",
+    roles: ["Admin"],
+    visible: true,
+  },
+  // The cocktail workshops: sessions, dates, holds and registrations (routes/admin_sessions.tsx).
+  {
+    path: "/dashboard/admin/ateliers",
+    label: "Ateliers cocktails",
+    icon: "cocktail",
     roles: ["Admin"],
     visible: true,
   },

@@ -6,6 +6,7 @@ Deno.test("each role sees its own side menu", () => {
     ["Mon tableau de bord", "/dashboard"],
     ["Mes demandes de devis en cours", "/dashboard/demandes-en-cours"],
     ["Mes devis", "/dashboard/client/devis"],
+    ["Vos sessions", "/dashboard/client/sessions"],
     ["Vos règlements de devis", "/dashboard/client/reglements"],
     ["Mon profil", "/dashboard/profil"],
   ]);
@@ -28,6 +29,7 @@ Deno.test("an admin's menu has the deals screen beside its other pages", () => {
     "Mon tableau de bord",
     "Devis",
     "Utilisateurs",
+    "Ateliers cocktails",
     "Emails envoyés",
     "Candidatures partenaires",
     "Mon profil",

@@ -37,6 +37,8 @@ export function clientOf(c: Ctx): Client {
 export function wantsJson(c: Ctx): boolean {
   const path = c.req.path;
   if (path.startsWith("/api/") || path === "/email/exists" || path === "/phone/exists") return true;
+  // A request that sent JSON reads JSON back (the session booking calls of spec 000 §7).
+  if ((c.req.header("content-type") ?? "").includes("application/json")) return true;
   const accept = c.req.header("accept") ?? "";
   return accept.includes("application/json") && !accept.includes("text/html");
 }

@@ -93,3 +93,36 @@ export async function takeFlashes(c: Ctx): Promise<FlashMessage[]> {
   if (keys.length === 0) return [];
   return await takeFlashMessages(statementTx(c.var.deps.db, AUTH), keys);
 }
+
+/** The anonymous workshop cart's token (spec 000 §7 'Sessions'): random, HttpOnly, 30 days; the
+ * database keeps only its SHA-256. It joins the customer's cart at login and is then cleared. */
+const CART_COOKIE = "cart";
+const CART_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+export function readCartCookie(c: Ctx): string | null {
+  const secure = c.var.deps.config.secureCookies;
+  const value = secure ? getCookie(c, CART_COOKIE, "host") : getCookie(c, CART_COOKIE);
+  return value && CART_TOKEN.test(value) ? value : null;
+}
+
+export function newCartToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+export function setCartCookie(c: Ctx, token: string): void {
+  const secure = c.var.deps.config.secureCookies;
+  setCookie(c, CART_COOKIE, token, {
+    path: "/",
+    httpOnly: true,
+    sameSite: "Lax",
+    secure,
+    maxAge: 30 * 24 * 3600,
+    ...(secure ? { prefix: "host" as const } : {}),
+  });
+}
+
+export function clearCartCookie(c: Ctx): void {
+  const secure = c.var.deps.config.secureCookies;
+  deleteCookie(c, CART_COOKIE, { path: "/", secure, ...(secure ? { prefix: "host" as const } : {}) });
+}

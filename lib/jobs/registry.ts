@@ -36,6 +36,12 @@ export const JOBS: ScheduledJob[] = [
     sql: "select public.purge_outbox()",
   },
   {
+    name: "release-expired-holds",
+    schedule: "* * * * *",
+    description: "Remet en vente les places des paniers d'ateliers dont la réservation a expiré",
+    sql: "select public.release_expired_holds()",
+  },
+  {
     name: "reconcile-payments",
     schedule: "*/10 * * * *",
     description: "Rattrape les paiements par carte réussis qu'aucun webhook ni retour client n'a enregistrés",

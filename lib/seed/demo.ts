@@ -11,6 +11,7 @@ import { type Config, loadConfig } from "../config.ts";
 import type { MenuCode } from "../site/chrome.ts";
 import { invalidateSiteChrome } from "../site/chrome.ts";
 import { seedDemoDeals } from "./demo_deals.ts";
+import { seedDemoSessions } from "./demo_sessions.ts";
 
 const SEED = systemActor("seed");
 
@@ -111,6 +112,7 @@ const MENUS: Record<MenuCode, { label: string; items: DemoMenuItem[] }> = {
     items: [
       ["Bar à cocktails", "/"],
       ["Nos villes", "/villes"],
+      ["Ateliers cocktails", "/sessions"],
       ["Devenir partenaire", "/devenir-partenaire"],
       ["Demander un devis", "/demande-de-devis", false, "font-semibold text-brand-600"],
     ],
@@ -131,6 +133,7 @@ const MENUS: Record<MenuCode, { label: string; items: DemoMenuItem[] }> = {
       ["Bar à cocktails pour mariage", "/demande-de-devis?evenement=mariage"],
       ["Bar à cocktails pour séminaire", "/demande-de-devis?evenement=seminaire"],
       ["Bar à cocktails pour anniversaire", "/demande-de-devis?evenement=anniversaire"],
+      ["Ateliers cocktails", "/sessions"],
       ["Nos villes", "/villes"],
     ],
   },
@@ -192,6 +195,8 @@ export async function seedDemoData(
   }
   // Quotes in every status, the engine's settings and the partners' catalogues (lib/seed/demo_deals.ts).
   await transactionAs(db, SEED, (tx) => seedDemoDeals(tx));
+  // Cocktail workshops and their dates (lib/seed/demo_sessions.ts).
+  await transactionAs(db, SEED, (tx) => seedDemoSessions(tx));
   // The demo payments' invoices and commission invoices, as the billing job would issue them.
   const unbilled = await statementAs<{ id: number }>(
     db,

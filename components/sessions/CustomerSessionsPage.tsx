@@ -1,0 +1,84 @@
+// 'Vos sessions' (spec 000 §2): the customer's registrations — session (title and start DD/MM/YYYY
+// HH:mm), places, discount, amount, status (§4 colours), actions. The share action is offered while
+// pending; receipts and invoices come with the checkout slice and are not shown before they exist.
+import { PageTitle } from "../dashboard/parts.tsx";
+import { Island } from "../Island.tsx";
+import SessionShareButton from "../../islands/SessionShareButton.tsx";
+import { formatEuros } from "../../lib/money.ts";
+import {
+  formatDateTime,
+  REGISTRATION_STATUSES,
+  registrationActions,
+  shareUrl,
+} from "../../lib/sessions/rules.ts";
+import type { CustomerRegistration } from "../../lib/sessions/use_cases/customer_registrations.ts";
+
+const CHIP = {
+  warning: "bg-amber-100 text-amber-900",
+  success: "bg-emerald-100 text-emerald-900",
+  error: "bg-red-100 text-red-900",
+} as const;
+
+export function CustomerSessionsPage(
+  { registrations, origin, supportEmail }: {
+    registrations: CustomerRegistration[];
+    origin: string;
+    supportEmail: string;
+  },
+) {
+  return (
+    <>
+      <PageTitle>Vos sessions</PageTitle>
+      {registrations.length === 0 ? <p>Aucune session pour l'instant</p> : (
+        <>
+          <p role="note" class="mb-4 rounded-lg bg-sky-50 p-3 text-sky-900">
+            Vous ne pouvez plus participer ? Écrivez-nous à{" "}
+            <a href={`mailto:${supportEmail}`} class="underline">{supportEmail}</a>.
+          </p>
+          <table class="w-full border-collapse bg-white text-sm" data-testid="customer-registrations">
+            <thead>
+              <tr class="border-b text-left">
+                <th class="p-2">Session</th>
+                <th class="p-2">Places</th>
+                <th class="p-2">Réduction</th>
+                <th class="p-2">Montant</th>
+                <th class="p-2">Statut</th>
+                <th class="p-2">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {registrations.map((r) => {
+                const status = REGISTRATION_STATUSES[r.status];
+                return (
+                  <tr key={r.id} class="border-b">
+                    <td class="p-2">
+                      <span class="font-semibold">{r.session.title}</span>
+                      <br />
+                      {formatDateTime(r.dtstart)}
+                    </td>
+                    <td class="p-2">{r.quantity}</td>
+                    <td class="p-2">{r.discountCents > 0 ? formatEuros(r.discountCents) : "—"}</td>
+                    <td class="p-2">{formatEuros(r.amountCents)}</td>
+                    <td class="p-2">
+                      <span class={`rounded-full px-3 py-1 text-xs font-semibold ${CHIP[status.color]}`}>
+                        {status.label}
+                      </span>
+                    </td>
+                    <td class="p-2">
+                      {registrationActions(r.status).share && (
+                        <Island
+                          component={SessionShareButton}
+                          props={{ url: shareUrl(origin, r.session.slug, r.dtstart) }}
+                        />
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </>
+      )}
+    </>
+  );
+}

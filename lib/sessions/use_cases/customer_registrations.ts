@@ -1,0 +1,45 @@
+// GET /api/customer/registrations and the page 'Vos sessions' (spec 000 §2, §3 'Session registration'):
+// the customer's own registrations. Amounts in euros in the API (the spec's payload), cents for pages.
+import { type Actor, requireRole, transactionAs } from "../../actor.ts";
+import type { Deps } from "../../deps.ts";
+import { centsToEuros } from "../../money.ts";
+import type { RegistrationStatus } from "../rules.ts";
+import { ownRegistrations } from "../store.ts";
+import { toUnix } from "../offers.ts";
+
+export interface CustomerRegistration {
+  id: string;
+  quantity: number;
+  /** Cents paid (or to pay, while pending). */
+  amountCents: number;
+  discountCents: number;
+  status: RegistrationStatus;
+  dtstart: number;
+  session: { title: string; slug: string };
+}
+
+export async function customerRegistrations(deps: Deps, actor: Actor): Promise<CustomerRegistration[]> {
+  const customer = requireRole(actor, "Customer");
+  const rows = await transactionAs(deps.db, customer, (tx) => ownRegistrations(tx));
+  return rows.map((row) => ({
+    id: row.id,
+    quantity: row.quantity,
+    amountCents: row.amount,
+    discountCents: row.discountAmount,
+    status: row.status,
+    dtstart: toUnix(row.dtstart),
+    session: { title: row.sessionTitle, slug: row.sessionSlug },
+  }));
+}
+
+/** The spec's payload: id, quantity, amount (euros), status, discount {amount?}, sessionDate {dtstart, session}. */
+export function registrationPayload(r: CustomerRegistration) {
+  return {
+    id: r.id,
+    quantity: r.quantity,
+    amount: centsToEuros(r.amountCents),
+    status: r.status,
+    discount: r.discountCents > 0 ? { amount: centsToEuros(r.discountCents) } : {},
+    sessionDate: { dtstart: r.dtstart, session: r.session },
+  };
+}
