@@ -2,6 +2,7 @@
 // table (which role may move a deal from which status to which, spec 001 §4 and 000 §4), refusal
 // reasons, the option lists of deal properties, the defaults of deal settings, and French messages.
 // No database: unit-tested in rules_test.ts and imported by the islands.
+import { formatEuros } from "../money.ts";
 
 export const DEAL_STATUSES = [
   "start",
@@ -133,6 +134,11 @@ export const DEAL_MESSAGES = {
   sameStatus: "Le devis a déjà ce statut.",
   noPartner: "Choisissez d'abord un partenaire pour ce devis.",
   notFound: "Ce devis n'existe pas ou vous n'y avez pas accès.",
+  /** An edit of a paid quote's amounts (totalChangeError). */
+  paidTotalFixed:
+    "Ce devis est entièrement réglé : son montant ne peut plus changer. Remboursez d'abord le paiement concerné.",
+  totalBelowPaid: (held: string) =>
+    `Le total du devis doit rester supérieur à l'acompte déjà reçu (${held}).`,
   unavailable: "Devis non disponible",
   invalid: "Veuillez vérifier les informations du devis.",
   reasonRequired: "Veuillez choisir une raison de refus.",
@@ -553,3 +559,22 @@ export const COCKTAIL_MESSAGES = {
   saveError: "Erreur lors de la sauvegarde du cocktail.",
   deleteError: "Erreur lors de la suppression du cocktail.",
 } as const;
+
+/** Why an edit may not bring the quote's total TTC to `nextTotal` (cents), or null: once a deposit is
+ * received the total stays above it (a balance is left to pay), and a fully paid quote keeps its total.
+ * The deals table's guard trigger holds the same rule. */
+export function totalChangeError(
+  deal: {
+    totals: { totalTTC?: number };
+    depositPaidAt: Date | null;
+    depositAmount: number | null;
+    paidAt: Date | null;
+  },
+  nextTotal: number,
+): string | null {
+  if (nextTotal === (deal.totals.totalTTC ?? 0)) return null;
+  if (deal.paidAt) return DEAL_MESSAGES.paidTotalFixed;
+  const held = deal.depositAmount ?? 0;
+  if (deal.depositPaidAt && nextTotal <= held) return DEAL_MESSAGES.totalBelowPaid(formatEuros(held));
+  return null;
+}

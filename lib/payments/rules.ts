@@ -1,7 +1,7 @@
 // Pure rules of card payments (spec 000 §4 'Quote payment type', §5, §8, §9): which payment a deal
 // offers, the amount the server charges, and every French message of the payment dialog.
 import { type DealSettings, type DealStatus, depositOffered, depositPercentage } from "../deals/rules.ts";
-import { percentOf, percentToBasisPoints } from "../money.ts";
+import { formatEuros, percentOf, percentToBasisPoints } from "../money.ts";
 
 /** What the customer asks to pay (POST /api/payment/intent paymentType). */
 export type PaymentType = "deposit" | "full" | "remaining";
@@ -10,6 +10,10 @@ export type PaymentKind = "deposit" | "balance" | "total";
 
 export const PAYMENT_MESSAGES = {
   moreThanDue: (due: string) => `Le montant dépasse le reste à payer du devis (${due}).`,
+  /** A deposit leaves a balance: the whole amount due is recorded as a total or a balance. */
+  depositBelowDue: (due: string) =>
+    `Un acompte doit être inférieur au reste à payer du devis (${due}). Pour le montant entier, enregistrez un paiement intégral ou le solde.`,
+
   /** A manual 'total' or 'balance' settles the quote: it is exactly what is due. */
   notTheDue: (due: string) =>
     `Le solde ou le paiement intégral doit être égal au reste à payer du devis (${due}). Pour un montant inférieur, enregistrez un acompte.`,
@@ -94,7 +98,7 @@ export function amountDue(totalTTC: number, counted: number): number {
 }
 
 /** Whether a payment of `kind` and `amount` settles what the deal owes, as record_payment() decides
- * (a deposit: at most what is due, before any payment; a balance: exactly the rest after the deposit;
+ * (a deposit: less than what is due, before any payment; a balance: exactly the rest after the deposit;
  * a total: exactly the total, nothing paid before). */
 export function paymentFits(
   deal: { due: number; depositPaid: boolean; paid: boolean },
@@ -102,7 +106,8 @@ export function paymentFits(
   amount: number,
 ): boolean {
   if (deal.paid || amount <= 0) return false;
-  if (kind === "deposit") return !deal.depositPaid && amount <= deal.due;
+  // A deposit leaves something to pay: what settles the whole quote is a total (or a balance).
+  if (kind === "deposit") return !deal.depositPaid && amount < deal.due;
   if (kind === "balance") return deal.depositPaid && amount === deal.due;
   return !deal.depositPaid && amount === deal.due;
 }
@@ -125,7 +130,10 @@ export function planPayment(deal: PayableDeal, type: PaymentType): PaymentPlan {
   if (deal.status === "pay_partial") return { ok: false, error: PAYMENT_MESSAGES.notPayable };
   if (type === "deposit") {
     if (!depositOffered(deal.settings)) return { ok: false, error: PAYMENT_MESSAGES.depositUnavailable };
-    return { ok: true, kind: "deposit", amount: depositAmountOf(deal) };
+    const deposit = depositAmountOf(deal);
+    // A deposit of the whole quote (100 %, or a rounding on a tiny total) is the full payment.
+    if (deposit >= deal.totalTTC) return { ok: true, kind: "total", amount: deal.totalTTC };
+    return { ok: true, kind: "deposit", amount: deposit };
   }
   if (type === "remaining") return { ok: false, error: PAYMENT_MESSAGES.notPayable };
   return { ok: true, kind: "total", amount: deal.totalTTC };

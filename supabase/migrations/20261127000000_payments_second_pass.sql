@@ -77,17 +77,39 @@ end $$;
 revoke execute on function public.supersede_open_intents(bigint, text) from public;
 grant execute on function public.supersede_open_intents(bigint, text) to service_role;
 
--- A refused deal owes nothing: its open intents are superseded (and canceled by the outbox) in the
--- refusing transaction, whoever refuses (customer, partner, admin).
-create or replace function public.cancel_intents_of_refused_deal() returns trigger
+-- An open intent asks for the amount of the quote as it was: when the deal leaves the statuses a customer
+-- pays in (refused, edited back to 'pending', paid…) or its total changes, its open intents are
+-- superseded (and canceled by the outbox) in that same transaction, whoever changed it.
+create or replace function public.cancel_intents_of_changed_deal() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
   perform public.supersede_open_intents(new.id, null);
   return null;
 end $$;
-create trigger deals_refusal_cancels_intents after update of status on public.deals
-  for each row when (new.status in ('refused', 'refused_client', 'refused_partner') and old.status is distinct from new.status)
-  execute function public.cancel_intents_of_refused_deal();
+create trigger deals_change_cancels_intents after update of status, totals on public.deals
+  for each row when (
+    (old.status is distinct from new.status and new.status not in ('send', 'edited', 'accepted', 'pay_partial'))
+    or (old.totals ->> 'totalTTC') is distinct from (new.totals ->> 'totalTTC'))
+  execute function public.cancel_intents_of_changed_deal();
+
+-- The money held bounds the quote's total (lib/payments/rules.ts totalChangeError says it in French
+-- first): once a deposit is received the total stays above it, and a fully paid quote keeps its total.
+create or replace function public.guard_total_against_payments() returns trigger
+language plpgsql set search_path = '' as $$
+declare
+  next_total bigint := coalesce((new.totals ->> 'totalTTC')::bigint, 0);
+begin
+  if new.paid_at is not null and old.paid_at is not null then
+    raise exception 'the total of a paid deal cannot change' using errcode = '23514';
+  end if;
+  if new.deposit_paid_at is not null and new.paid_at is null and next_total <= coalesce(new.deposit_amount, 0) then
+    raise exception 'the total cannot go below the deposit received' using errcode = '23514';
+  end if;
+  return new;
+end $$;
+create trigger deals_total_within_payments before update of totals on public.deals
+  for each row when ((old.totals ->> 'totalTTC') is distinct from (new.totals ->> 'totalTTC'))
+  execute function public.guard_total_against_payments();
 
 -- record_payment, second pass: the payment counts only when the deal owes it —
 --   deposit: no deposit nor full payment yet, at most what is due;
@@ -121,9 +143,11 @@ begin
     end if;
   end if;
   due := public.deal_amount_due(p_deal_id);
-  owed := deal.status not in ('refused', 'refused_client', 'refused_partner') and deal.paid_at is null and p_amount > 0
+  -- Only a quote the customer may pay counts money (sent, updated, accepted, or its deposit paid): a quote
+  -- edited back to 'pending' or refused while an intent was open owes nothing until it is sent again.
+  owed := deal.status in ('send', 'edited', 'accepted', 'pay_partial') and deal.paid_at is null and p_amount > 0
     and case p_kind
-      when 'deposit' then deal.deposit_paid_at is null and p_amount <= due
+      when 'deposit' then deal.deposit_paid_at is null and p_amount < due
       when 'balance' then deal.deposit_paid_at is not null and p_amount = due
       else deal.deposit_paid_at is null and p_amount = due
     end;
@@ -142,12 +166,9 @@ begin
   perform set_config('app.deal_actor', coalesce(p_recorded_by::text, ''), true);
   perform set_config('app.deal_action', case p_method when 'card' then 'card_' else 'manual_' end
     || case p_kind when 'deposit' then 'pay_deposit' when 'balance' then 'pay_balance' else 'pay_total' end, true);
-  next_status := case
-    when p_kind = 'deposit' and deal.status in ('send', 'edited', 'accepted') then 'pay_partial'
-    when p_kind = 'balance' and deal.status = 'pay_partial' then 'pay_total'
-    when p_kind = 'total' and deal.status in ('send', 'edited', 'accepted') then 'pay_total'
-    else deal.status
-  end;
+  -- The status follows the money, whatever payable status the deal was in: status, depositPaidAt,
+  -- paidAt and totalAmountPaid always agree.
+  next_status := case when p_kind = 'deposit' then 'pay_partial' else 'pay_total' end;
   if p_kind = 'deposit' then
     update public.deals set deposit_paid_at = p_paid_at, deposit_amount = coalesce(deposit_amount, 0) + p_amount,
       status = next_status where id = p_deal_id;

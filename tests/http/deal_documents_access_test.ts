@@ -76,6 +76,13 @@ async function linkedDeal(admin: Client, partner: Client, partnerEmail: string) 
     await userIdOf(CUSTOMER),
     deal.id,
   ]);
+  // The customer's address as the demo data has it: on PostgreSQL the test files share one database,
+  // and another one (admin_test's impersonation) edits this customer's profile.
+  await systemQuery(
+    db,
+    "update public.users set address1 = '27 rue Sainte-Catherine', zipcode = '33000', city = 'Bordeaux' where email = $1",
+    [CUSTOMER],
+  );
   return deal;
 }
 

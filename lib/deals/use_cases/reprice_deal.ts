@@ -13,7 +13,7 @@ import type { Tx } from "../../db/database.ts";
 import { AppError } from "../../errors.ts";
 import { parseInput } from "../../validation.ts";
 import { centsToEuros, eurosToCents } from "../../money.ts";
-import { DEAL_MESSAGES, transition } from "../rules.ts";
+import { DEAL_MESSAGES, totalChangeError, transition } from "../rules.ts";
 import { type DealRow, findDeal, nameAction, writeDeal } from "../store.ts";
 import { loadPricing } from "../settings_store.ts";
 import { readPayload } from "./read_payload.ts";
@@ -105,6 +105,8 @@ export async function applyRepricing(
     const status = check(transition("edit", { from: deal.status, role, locked: locked(deal) }));
     const { priced, totals, totalHt } = await priceNow(tx, deal);
     if (totalHt !== eurosToCents(expectedTotalHt)) throw new AppError("conflict", REPRICING_MESSAGES.stale);
+    const refused = totalChangeError(deal, totals.totalTTC);
+    if (refused) throw new AppError("conflict", refused);
     if (status !== deal.status && role === "Company") message = DEAL_MESSAGES.mustRevalidate;
     await nameAction(tx, "reprice");
     await writeDeal(tx, id, {

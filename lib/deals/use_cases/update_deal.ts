@@ -18,6 +18,7 @@ import {
   type Role,
   STATUS_LABELS,
   statusChanged,
+  totalChangeError,
   transition,
 } from "../rules.ts";
 import {
@@ -189,6 +190,9 @@ export async function updateDeal(deps: Deps, actor: Actor, id: number, body: unk
       );
       changes.totals = totals;
       changes.totalHt = totalHt;
+      // The money held bounds the total (the deals table's guard trigger holds it too).
+      const refused = totalChangeError(deal, totals.totalTTC ?? 0);
+      if (refused) throw new AppError("conflict", refused);
     }
     await nameAction(tx, action);
     await writeDeal(tx, id, changes);

@@ -52,6 +52,10 @@ export async function recordManualPayment(
       const message = PAYMENT_MESSAGES.moreThanDue(formatEuros(Math.max(0, deal.due)));
       throw new AppError("validation", message, { amount: message });
     }
+    if (kind === "deposit" && amount >= deal.due) {
+      const message = PAYMENT_MESSAGES.depositBelowDue(formatEuros(deal.due));
+      throw new AppError("validation", message, { amount: message });
+    }
     if (kind !== "deposit" && amount !== deal.due) {
       const message = PAYMENT_MESSAGES.notTheDue(formatEuros(deal.due));
       throw new AppError("validation", message, { amount: message });

@@ -5,7 +5,7 @@
 -- the open intents and enqueues their cancel; refunds never exceed what is refundable, pending ones
 -- counted; the new functions executable by the service role only.
 begin;
-select plan(38);
+select plan(46);
 
 select tests.create_user('Customer', 'customer_m'), tests.create_user('Company', 'partner_m');
 
@@ -13,13 +13,16 @@ insert into public.deals (id, name, status, company_id, customer_id, admin_setti
   (401, 'D401', 'send', tests.user_id('partner_m'), tests.user_id('customer_m'), '{}', '[]', '{}', '{"totalTTC": 50000}'),
   (402, 'D402', 'send', tests.user_id('partner_m'), tests.user_id('customer_m'), '{}', '[]', '{}', '{"totalTTC": 50000}'),
   (403, 'D403', 'send', tests.user_id('partner_m'), tests.user_id('customer_m'), '{}', '[]', '{}', '{"totalTTC": 50000}'),
-  (404, 'D404', 'send', tests.user_id('partner_m'), tests.user_id('customer_m'), '{}', '[]', '{}', '{"totalTTC": 50000}');
+  (404, 'D404', 'send', tests.user_id('partner_m'), tests.user_id('customer_m'), '{}', '[]', '{}', '{"totalTTC": 50000}'),
+  (405, 'D405', 'send', tests.user_id('partner_m'), tests.user_id('customer_m'), '{}', '[]', '{}', '{"totalTTC": 50000}'),
+  (406, 'D406', 'send', tests.user_id('partner_m'), tests.user_id('customer_m'), '{}', '[]', '{}', '{"totalTTC": 50000}');
 insert into public.payment_intents (id, provider, deal_id, customer_id, kind, amount, status, idempotency_key) values
   ('pi_401_dep', 'stripe', 401, tests.user_id('customer_m'), 'deposit', 15000, 'requires_payment_method', 'k401d'),
   ('pi_401_full', 'stripe', 401, tests.user_id('customer_m'), 'total', 50000, 'requires_payment_method', 'k401f'),
   ('pi_403', 'stripe', 403, tests.user_id('customer_m'), 'total', 50000, 'requires_payment_method', 'k403'),
   ('pi_404_full', 'stripe', 404, tests.user_id('customer_m'), 'total', 50000, 'requires_payment_method', 'k404f'),
-  ('pi_404_dep', 'stripe', 404, tests.user_id('customer_m'), 'deposit', 15000, 'requires_payment_method', 'k404d');
+  ('pi_404_dep', 'stripe', 404, tests.user_id('customer_m'), 'deposit', 15000, 'requires_payment_method', 'k404d'),
+  ('pi_405', 'stripe', 405, tests.user_id('customer_m'), 'total', 50000, 'requires_payment_method', 'k405');
 
 -- The new functions: the service role only.
 create function pg_temp.executable_by_service_only() returns setof text language plpgsql as $fn$
@@ -109,6 +112,28 @@ select results_eq($$select overpayment from public.record_card_payment('stripe',
   $$values (true)$$, 'a refused deal''s intent paid late is an overpayment');
 select results_eq($$select status, paid_at is null from public.deals where id = 403$$,
   $$values ('refused_client'::text, true)$$, 'the refused deal is not paid');
+
+-- An edit back to 'pending' supersedes the open intents; a payment landing then is not the deal's.
+update public.deals set status = 'pending' where id = 405;
+select ok((select superseded_at is not null from public.payment_intents where id = 'pi_405'),
+  'leaving the payable statuses supersedes the intent');
+update public.payment_intents set superseded_at = null where id = 'pi_405';
+select results_eq($$select overpayment from public.record_card_payment('stripe', 'pi_405', 'succeeded', 50000, 'eur')$$,
+  $$values (true)$$, 'money for a quote edited back to pending is an overpayment, even for an open intent');
+select results_eq($$select status, paid_at is null, total_amount_paid from public.deals where id = 405$$,
+  $$values ('pending'::text, true, null::bigint)$$, 'the pending deal is not paid');
+
+-- The money held bounds the total; a deposit of the whole amount due is not a deposit.
+select throws_ok($$select * from public.record_payment(406, 'deposit', 50000, 'manual', null, null, null)$$, '23514', null,
+  'a deposit of everything due is refused');
+select lives_ok($$select * from public.record_payment(406, 'deposit', 15000, 'manual', null, null, null)$$,
+  'a deposit below the due is recorded');
+select throws_ok($$update public.deals set totals = '{"totalTTC": 15000}' where id = 406$$, '23514', null,
+  'the total cannot go down to the deposit received');
+select lives_ok($$select * from public.record_payment(406, 'balance', 35000, 'manual', null, null, null)$$,
+  'the balance is recorded');
+select throws_ok($$update public.deals set totals = '{"totalTTC": 60000}' where id = 406$$, '23514', null,
+  'a paid deal keeps its total');
 
 select * from finish();
 rollback;
