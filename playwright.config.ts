@@ -76,6 +76,8 @@ export default defineConfig({
       DATA_DIR: "memory://",
       APP_URL: BASE_URL,
       DEMO_DATA: "true",
+      // Every browser test runs from 127.0.0.1, and many create a quote request.
+      QUOTE_REQUESTS_PER_HOUR: "1000",
     },
   }, {
     // Production: a fresh database folder each run, one admin, then the app.

@@ -35,6 +35,8 @@ export interface Config {
   /** Sender of every email. */
   mailFrom: string;
   /** How many reverse proxies in front of the app append to X-Forwarded-For (0: use the TCP peer). */
+  /** Quote requests one client address may send in an hour (POST /api/deal/request). */
+  quoteRequestsPerHour: number;
   trustProxy: number;
   /** Keeps anonymous public pages in memory for a minute (PAGE_CACHE=false turns it off). */
   pageCache: boolean;
@@ -135,6 +137,13 @@ export function loadConfig(env: (name: string) => string | undefined = readEnv):
     smtpUrl: env("SMTP_URL") ?? "",
     mailFrom: env("MAIL_FROM") ?? "Cocktails & Co <contact@example.fr>",
     trustProxy: proxies(env("TRUST_PROXY")),
+    quoteRequestsPerHour: boundedInt(
+      "QUOTE_REQUESTS_PER_HOUR",
+      env("QUOTE_REQUESTS_PER_HOUR"),
+      10,
+      1,
+      10_000,
+    ),
     pageCache: env("PAGE_CACHE") !== "false",
     sessionCacheSeconds: boundedInt("SESSION_CACHE_SECONDS", env("SESSION_CACHE_SECONDS"), 10, 0, 60),
     uploadsDir: env("UPLOADS_DIR") ?? "",

@@ -56,7 +56,7 @@ async function freshDeal(baseURL: string, options: { creation?: boolean; send?: 
   await visitor.dispose();
   const admin = await apiAs(baseURL, DEMO.admin.email);
   const list = await admin.get(`/api/deal/index?search=${encodeURIComponent(lastname)}`);
-  const id = ((await list.json()).results.items as { id: number; token: string }[])
+  const id = ((await list.json()).results as { id: number; token: string }[])
     .find((d) => d.token === token)!.id;
   const companies = (await (await admin.get("/api/company/index")).json()).results as {
     id: string;

@@ -43,7 +43,7 @@ test("a partner cannot touch the deposit of a locked deal", async ({ page, baseU
   expect(sent.status(), await sent.text()).toBe(200);
   const admin = await api(baseURL!, DEMO.admin.email);
   const list = await (await admin.get(`/api/deal/index?search=${encodeURIComponent(lastname)}`)).json();
-  const id = list.results.items[0].id as number;
+  const id = list.results[0].id as number;
   const companies = (await (await admin.get("/api/company/index")).json()).results as {
     id: string;
     email: string;

@@ -18,7 +18,6 @@ import type { RequestEstimate } from "../estimate.ts";
 import { generate, quoteRequestOf, totalsFor } from "./quote_lines.ts";
 
 const INTAKE = systemActor("intake");
-const REQUESTS_PER_CLIENT = { max: 10, windowSeconds: 3600 };
 const TOO_MANY_REQUESTS = "Trop de demandes de devis envoyées. Veuillez réessayer plus tard.";
 
 const dealLink = (deps: Deps, deal: { token: string }) => `${deps.config.appUrl}/deal/show/${deal.token}`;
@@ -51,7 +50,8 @@ export async function requestQuote(
   const input: QuoteRequestInput = parseInput(quoteRequestSchema(today), body, REQUEST_INVALID);
   const phone = normalizePhone(input.phone);
   if (!phone) throw new AppError("validation", REQUEST_INVALID, { phone: PHONE_INVALID });
-  await enforceLimit(deps.db, `deal-request:${client.ip}`, REQUESTS_PER_CLIENT, TOO_MANY_REQUESTS);
+  const perClient = { max: deps.config.quoteRequestsPerHour, windowSeconds: 3600 };
+  await enforceLimit(deps.db, `deal-request:${client.ip}`, perClient, TOO_MANY_REQUESTS);
   const customerId = actor.kind === "user" && actor.user.type === "Customer" ? actor.user.id : null;
   const result = await transactionAs(deps.db, INTAKE, async (tx) => {
     const deviseur = await loadDeviseurSettings(tx);
