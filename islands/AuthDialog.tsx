@@ -41,7 +41,10 @@ export default function AuthDialog({ buttons, ...form }: AuthDialogProps) {
       ))}
       <dialog
         ref={dialog}
-        class="m-auto w-[min(800px,calc(100vw-2rem))] bg-transparent p-0"
+        // As wide as the card (spec: 500 px to log in, 800 px to register): the close button sits on it.
+        class={`m-auto bg-transparent p-0 ${
+          mode === "login" ? "w-[min(500px,calc(100vw-2rem))]" : "w-[min(800px,calc(100vw-2rem))]"
+        }`}
         aria-label="Connexion ou inscription"
       >
         <div class="relative">
@@ -53,7 +56,7 @@ export default function AuthDialog({ buttons, ...form }: AuthDialogProps) {
           >
             ×
           </button>
-          <AuthForm key={`${mode}-${opened}`} {...form} mode={mode} />
+          <AuthForm key={`${opened}`} {...form} mode={mode} onModeChange={setMode} />
         </div>
       </dialog>
     </>

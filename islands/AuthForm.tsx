@@ -28,6 +28,9 @@ export interface AuthFormProps {
    * acompte'): announced above the form as an invitation ('Connectez-vous … pour régler votre
    * acompte'), and said after the login, by the payment block of the reloaded page. */
   message?: string;
+  /** In a dialog: told when the visitor switches between login and registration (the dialog's width
+   * follows the card's). */
+  onModeChange?: (mode: "login" | "register") => void;
 }
 
 type Fields = Record<string, string>;
@@ -56,7 +59,7 @@ const without = (fields: Fields, name: string) => {
 };
 
 export default function AuthForm(
-  { mode: initialMode = "login", redirect, stayOnPage, message }: AuthFormProps,
+  { mode: initialMode = "login", redirect, stayOnPage, message, onModeChange }: AuthFormProps,
 ) {
   const [mode, setMode] = useState(initialMode);
   const [login, setLogin] = useState({ username: "", password: "" });
@@ -183,6 +186,7 @@ export default function AuthForm(
     setErrors({});
     setFormError("");
     setMode(next);
+    onModeChange?.(next);
   };
 
   const field = (

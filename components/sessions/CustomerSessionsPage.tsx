@@ -35,48 +35,53 @@ export function CustomerSessionsPage(
             Vous ne pouvez plus participer ? Écrivez-nous à{" "}
             <a href={`mailto:${supportEmail}`} class="underline">{supportEmail}</a>.
           </p>
-          <table class="w-full border-collapse bg-white text-sm" data-testid="customer-registrations">
-            <thead>
-              <tr class="border-b text-left">
-                <th class="p-2">Session</th>
-                <th class="p-2">Places</th>
-                <th class="p-2">Réduction</th>
-                <th class="p-2">Montant</th>
-                <th class="p-2">Statut</th>
-                <th class="p-2">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {registrations.map((r) => {
-                const status = REGISTRATION_STATUSES[r.status];
-                return (
-                  <tr key={r.id} class="border-b">
-                    <td class="p-2">
-                      <span class="font-semibold">{r.session.title}</span>
-                      <br />
-                      {formatDateTime(r.dtstart)}
-                    </td>
-                    <td class="p-2">{r.quantity}</td>
-                    <td class="p-2">{r.discountCents > 0 ? formatEuros(r.discountCents) : "—"}</td>
-                    <td class="p-2">{formatEuros(r.amountCents)}</td>
-                    <td class="p-2">
-                      <span class={`rounded-full px-3 py-1 text-xs font-semibold ${CHIP[status.color]}`}>
-                        {status.label}
-                      </span>
-                    </td>
-                    <td class="p-2">
-                      {registrationActions(r.status).share && (
-                        <Island
-                          component={SessionShareButton}
-                          props={{ url: shareUrl(origin, r.session.slug, r.dtstart) }}
-                        />
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <div class="overflow-x-auto rounded-lg">
+            <table
+              class="w-full min-w-[36rem] border-collapse bg-white text-sm"
+              data-testid="customer-registrations"
+            >
+              <thead>
+                <tr class="border-b text-left">
+                  <th class="p-2">Session</th>
+                  <th class="p-2">Places</th>
+                  <th class="p-2">Réduction</th>
+                  <th class="p-2">Montant</th>
+                  <th class="p-2">Statut</th>
+                  <th class="p-2">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {registrations.map((r) => {
+                  const status = REGISTRATION_STATUSES[r.status];
+                  return (
+                    <tr key={r.id} class="border-b">
+                      <td class="p-2">
+                        <span class="font-semibold">{r.session.title}</span>
+                        <br />
+                        {formatDateTime(r.dtstart)}
+                      </td>
+                      <td class="p-2">{r.quantity}</td>
+                      <td class="p-2">{r.discountCents > 0 ? formatEuros(r.discountCents) : "—"}</td>
+                      <td class="p-2">{formatEuros(r.amountCents)}</td>
+                      <td class="p-2">
+                        <span class={`rounded-full px-3 py-1 text-xs font-semibold ${CHIP[status.color]}`}>
+                          {status.label}
+                        </span>
+                      </td>
+                      <td class="p-2">
+                        {registrationActions(r.status).share && (
+                          <Island
+                            component={SessionShareButton}
+                            props={{ url: shareUrl(origin, r.session.slug, r.dtstart) }}
+                          />
+                        )}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
         </>
       )}
     </>

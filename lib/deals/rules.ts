@@ -134,6 +134,8 @@ export const DEAL_MESSAGES = {
   sameStatus: "Le devis a déjà ce statut.",
   noPartner: "Choisissez d'abord un partenaire pour ce devis.",
   notFound: "Ce devis n'existe pas ou vous n'y avez pas accès.",
+  partnerFixedOncePaid:
+    "Un paiement a déjà été reçu pour ce devis : son partenaire ne peut plus changer (les factures sont émises en son nom).",
   /** An edit of a paid quote's amounts (totalChangeError). */
   paidTotalFixed:
     "Ce devis est entièrement réglé : son montant ne peut plus changer. Remboursez d'abord le paiement concerné.",

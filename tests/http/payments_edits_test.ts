@@ -13,8 +13,10 @@ import {
   forceStatus,
   loggedIn,
   PARTNER,
+  PARTNER2,
   payDepositByCard,
   sentDealForCustomer,
+  userIdOf,
 } from "./deals_fixtures_test.ts";
 import { DEAL_MESSAGES } from "../../lib/deals/rules.ts";
 import { PAYMENT_MESSAGES } from "../../lib/payments/rules.ts";
@@ -180,4 +182,22 @@ editsTest("the total never goes below the deposit held, and a paid quote keeps i
   assertError(raised, 409, DEAL_MESSAGES.paidTotalFixed);
   state = await stateOf(deal.id);
   assertEquals([state.status, state.total, state.kept], ["pay_total", deal.totalTTC, deal.totalTTC]);
+});
+
+editsTest("once money is received, the partner (the seller of the invoices) cannot change", async () => {
+  const admin = await loggedIn(ADMIN), partner = await loggedIn(PARTNER), customer = await loggedIn(CUSTOMER);
+  const deal = await sentDealForCustomer(admin, partner);
+  await payDepositByCard(customer, deal.token);
+  const other = await userIdOf(PARTNER2);
+  const preview = await admin.get(`/api/deal/${deal.id}/partner-preview?company=${other}`);
+  assertError(preview, 409, DEAL_MESSAGES.partnerFixedOncePaid);
+  const change = await admin.patch(`/api/deal/${deal.id}`, { company: other });
+  assertError(change, 409, DEAL_MESSAGES.partnerFixedOncePaid);
+  const { db } = await testEnv();
+  const [row] = await systemQuery<{ company: string }>(
+    db,
+    "select company_id::text as company from public.deals where id = $1",
+    [deal.id],
+  );
+  assertEquals(row.company, await userIdOf(PARTNER));
 });

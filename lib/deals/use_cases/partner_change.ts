@@ -28,6 +28,10 @@ export async function partnerChangeOf(
   companyId: string | null,
   parameters: { vat: number; commissionRate: number },
 ): Promise<PartnerChange> {
+  // Invoices are issued in the partner's name (billing mandate): once money is received, the seller stays.
+  if (companyId !== deal.companyId && (deal.depositPaidAt || deal.paidAt)) {
+    throw new AppError("conflict", DEAL_MESSAGES.partnerFixedOncePaid);
+  }
   if (!companyId) return { companyId: null, priced: null, parameters: null };
   if (!(await isCompany(tx, companyId))) {
     throw new AppError("validation", PARTNER_NOT_FOUND, { company: PARTNER_NOT_FOUND });
