@@ -69,6 +69,9 @@ test("a partner cannot touch the deposit of a locked deal", async ({ page, baseU
   });
   expect(unlocked.status()).toBe(200);
   await page.reload();
+  // New quotes offer no deposit (spec 001 §3 'hasDeposit: false'): the partner turns it on first.
+  await expect(page.locator("#settings-hasDeposit")).toBeEnabled();
+  await page.locator("#settings-hasDeposit").check();
   await expect(page.locator("#settings-depositPercentage")).toBeEnabled();
   await page.locator("#settings-depositPercentage").fill("40");
   await page.getByTestId("save-settings").click();
