@@ -224,6 +224,9 @@ function LoginButtons({ loginButtons = [] }: PaymentSectionProps) {
   const [opened, setOpened] = useState(0);
   const [Form, setForm] = useState<ComponentType<AuthFormProps> | null>(null);
   const [loadError, setLoadError] = useState(false);
+  // The dialog is as wide as its card (spec: 500 px to log in, 800 px to register): its close button
+  // sits on the card.
+  const [mode, setMode] = useState<"login" | "register">("login");
 
   useEffect(() => {
     // Logged in: the page is rendered again for the customer (who is then linked to the deal).
@@ -234,6 +237,7 @@ function LoginButtons({ loginButtons = [] }: PaymentSectionProps) {
 
   const open = (button: LoginButton) => {
     setMessage(button.message);
+    setMode("login");
     setOpened(opened + 1);
     setLoadError(false);
     dialog.current?.showModal();
@@ -264,7 +268,9 @@ function LoginButtons({ loginButtons = [] }: PaymentSectionProps) {
         ref={dialog}
         aria-label="Connexion ou inscription"
         data-testid="login-dialog"
-        class="m-auto max-h-[calc(100dvh-1rem)] w-[min(800px,calc(100vw-1rem))] overflow-y-auto bg-transparent p-0"
+        class={`m-auto max-h-[calc(100dvh-1rem)] overflow-y-auto bg-transparent p-0 ${
+          mode === "login" ? "w-[min(500px,calc(100vw-1rem))]" : "w-[min(800px,calc(100vw-1rem))]"
+        }`}
       >
         <div class="relative">
           <button
@@ -285,7 +291,7 @@ function LoginButtons({ loginButtons = [] }: PaymentSectionProps) {
               </p>
             )
             : Form
-            ? <Form key={opened} mode="login" stayOnPage message={message} />
+            ? <Form key={opened} mode="login" stayOnPage message={message} onModeChange={setMode} />
             : <p class="rounded-2xl bg-white p-6 text-sm text-slate-600" role="status">Chargement…</p>}
         </div>
       </dialog>

@@ -55,3 +55,28 @@ test("l'inscription refusée met le focus sur le premier champ en erreur, visibl
   await expect(lastname).toBeInViewport({ ratio: 1 });
   await expect(card.getByLabel("Prénom", { exact: true })).not.toHaveAttribute("aria-invalid", "true");
 });
+
+test.describe("sur un grand écran (1280 px)", () => {
+  test.use({ viewport: { width: 1280, height: 800 }, hasTouch: false, isMobile: false });
+
+  test("la fenêtre de connexion a la largeur de sa carte : la croix de fermeture est sur la carte", async ({ page }) => {
+    await page.goto(`/deal/show/${token}`);
+    await page.getByRole("button", { name: LOGIN_PROMPT }).click();
+    const dialog = page.getByTestId("login-dialog");
+    const card = dialog.locator("[data-mode]");
+    await expect(card).toHaveAttribute("data-mode", "login");
+    const inside = async () => {
+      const close = (await dialog.getByRole("button", { name: "Fermer" }).boundingBox())!;
+      const box = (await card.boundingBox())!;
+      expect(close.x + close.width).toBeLessThanOrEqual(box.x + box.width);
+      expect(close.x).toBeGreaterThanOrEqual(box.x);
+    };
+    await inside();
+    expect(Math.round((await dialog.boundingBox())!.width)).toBe(500);
+    // Registration is 800 px wide (spec): the dialog follows its card.
+    await card.getByText("Pas encore de compte / inscription").click();
+    await expect(card).toHaveAttribute("data-mode", "register");
+    await expect.poll(async () => Math.round((await dialog.boundingBox())!.width)).toBe(800);
+    await inside();
+  });
+});
