@@ -1,7 +1,7 @@
 // Pure rules of card payments (spec 000 §4 'Quote payment type', §5, §8, §9): which payment a deal
 // offers, the amount the server charges, and every French message of the payment dialog.
 import { type DealSettings, type DealStatus, depositOffered, depositPercentage } from "../deals/rules.ts";
-import { formatEuros, percentOf, percentToBasisPoints } from "../money.ts";
+import { percentOf, percentToBasisPoints } from "../money.ts";
 
 /** What the customer asks to pay (POST /api/payment/intent paymentType). */
 export type PaymentType = "deposit" | "full" | "remaining";
