@@ -31,6 +31,9 @@ export interface CustomerPaymentRow {
   type: string;
   createdAt: number;
   invoiceId: string | null;
+  /** Euros refunded of this payment, and the credit notes issued for it. */
+  refunded: number;
+  creditNotes: { id: string; amount: number }[];
 }
 
 const PAYMENT_TYPE_LABELS: Record<string, string> = {
@@ -215,6 +218,35 @@ function InvoiceLink({ id }: { id: string }) {
   );
 }
 
+/** The payment's documents: its invoice, then the credit note of each refund. */
+function PaymentDocuments({ payment }: { payment: CustomerPaymentRow }) {
+  return (
+    <span class="inline-flex flex-col items-end gap-1">
+      <InvoiceLink id={payment.id} />
+      {payment.creditNotes.map((note) => (
+        <a
+          key={note.id}
+          href={`/quote/invoice/${note.id}`}
+          target="_blank"
+          rel="noopener"
+          class={LINK}
+          data-testid="credit-note-link"
+        >
+          <DownloadIcon class="h-4 w-4" />
+          Avoir ({euros(note.amount)} remboursés)
+        </a>
+      ))}
+    </span>
+  );
+}
+
+/** 'Remboursé : 100,00 €' under a payment's amount once something came back. */
+function Refunded({ amount }: { amount: number }) {
+  return amount > 0
+    ? <span class="block text-xs font-normal text-slate-600">Remboursé : {euros(amount)}</span>
+    : null;
+}
+
 export function CustomerPaymentsPage({ payments }: { payments: CustomerPaymentRow[] }) {
   return (
     <>
@@ -240,11 +272,14 @@ export function CustomerPaymentsPage({ payments }: { payments: CustomerPaymentRo
                         {p.quote.title || "Votre devis"}
                       </a>
                     </td>
-                    <td class={`${TD} whitespace-nowrap text-right font-semibold`}>{euros(p.amount)}</td>
+                    <td class={`${TD} whitespace-nowrap text-right font-semibold`}>
+                      {euros(p.amount)}
+                      <Refunded amount={p.refunded} />
+                    </td>
                     <td class={TD}>{PAYMENT_TYPE_LABELS[p.type] ?? p.type}</td>
                     <td class={`${TD} whitespace-nowrap`}>{dateTimeFr(p.createdAt)}</td>
                     <td class={`${TD} text-right`}>
-                      <InvoiceLink id={p.id} />
+                      <PaymentDocuments payment={p} />
                     </td>
                   </tr>
                 ))}
@@ -264,12 +299,13 @@ export function CustomerPaymentsPage({ payments }: { payments: CustomerPaymentRo
                 <dl class="mt-3 grid grid-cols-2 gap-x-4 gap-y-2">
                   <Field label="Montant">
                     <span class="font-semibold">{euros(p.amount)}</span>
+                    <Refunded amount={p.refunded} />
                   </Field>
                   <Field label="Type">{PAYMENT_TYPE_LABELS[p.type] ?? p.type}</Field>
                   <Field label="Date">{dateTimeFr(p.createdAt)}</Field>
                 </dl>
                 <div class="mt-3 flex justify-end border-t border-slate-100 pt-3">
-                  <InvoiceLink id={p.id} />
+                  <PaymentDocuments payment={p} />
                 </div>
               </li>
             ))}

@@ -516,13 +516,19 @@ export interface CustomerPaymentRow {
   kind: string;
   paidAt: Date;
   invoiceId: string | null;
+  /** Refunded so far (cents), and the credit notes (AV) issued for it, oldest first. */
+  refunded: number;
+  creditNotes: { id: string; amount: number }[];
 }
 
-/** The payments the caller may read (a customer: their own), newest first, with their invoice. */
+/** The payments the caller may read (a customer: their own), newest first, with their invoice, what was
+ * refunded of them and their credit notes. */
 export function customerPaymentRows(tx: Tx): Promise<CustomerPaymentRow[]> {
   return tx<CustomerPaymentRow>`
-    select p.id, d.token, d.name, p.amount, p.kind, p.paid_at as "paidAt",
-      (select i.id from public.invoices i where i.payment_id = p.id and i.series = 'FA' limit 1) as "invoiceId"
+    select p.id, d.token, d.name, p.amount, p.kind, p.paid_at as "paidAt", p.refunded_amount as refunded,
+      (select i.id from public.invoices i where i.payment_id = p.id and i.series = 'FA' limit 1) as "invoiceId",
+      coalesce((select json_agg(json_build_object('id', i.id, 'amount', i.total_ttc) order by i.issued_at)
+                from public.invoices i where i.payment_id = p.id and i.series = 'AV'), '[]') as "creditNotes"
     from public.deal_payments p join public.deals d on d.id = p.deal_id
     order by p.paid_at desc`;
 }

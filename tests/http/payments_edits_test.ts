@@ -10,6 +10,7 @@ import {
   assertError,
   body,
   CUSTOMER,
+  CUSTOMER2,
   forceStatus,
   loggedIn,
   PARTNER,
@@ -21,6 +22,7 @@ import {
 import { DEAL_MESSAGES } from "../../lib/deals/rules.ts";
 import { PAYMENT_MESSAGES } from "../../lib/payments/rules.ts";
 import { formatEuros } from "../../lib/money.ts";
+import { drainBilling, drainRefunds } from "../support/stripe_app.ts";
 
 function editsTest(name: string, fn: () => Promise<void>) {
   Deno.test({ name: `money and edits: ${name}`, fn, sanitizeOps: false, sanitizeResources: false });
@@ -200,4 +202,35 @@ editsTest("once money is received, the partner (the seller of the invoices) cann
     [deal.id],
   );
   assertEquals(row.company, await userIdOf(PARTNER));
+});
+
+editsTest("a refund shows on the customer's payments, with its credit note to download", async () => {
+  const admin = await loggedIn(ADMIN), partner = await loggedIn(PARTNER), customer = await loggedIn(CUSTOMER);
+  const deal = await sentDealForCustomer(admin, partner);
+  const deposit = await payDepositByCard(customer, deal.token);
+  const ledger = body(await admin.get(`/api/deal/${deal.id}/payments`)).results as { id: string }[];
+  const paymentId = ledger.find((p) => p.id === deposit.id)!.id;
+  const refund = await admin.post(`/api/deal/${deal.id}/refunds`, { paymentId, amount: 40, reason: "Geste" });
+  assertEquals(refund.status, 200, refund.text);
+  const { deps } = await testEnv();
+  await drainRefunds(deps);
+  await drainBilling(deps);
+
+  const rows = body(await customer.get("/api/customer/quotes-orders")).results as {
+    id: string;
+    refunded: number;
+    creditNotes: { id: string; amount: number }[];
+  }[];
+  const row = rows.find((r) => r.id === deposit.id)!;
+  assertEquals([row.refunded, row.creditNotes.map((n) => n.amount)], [40, [40]]);
+  const note = await customer.get(`/quote/invoice/${row.creditNotes[0].id}`);
+  assertEquals([note.status, note.headers.get("content-type")], [200, "application/pdf"]);
+  const page = await customer.get("/dashboard/client/reglements");
+  assert(page.text.includes("Remboursé : 40,00"), "the page says what came back");
+  assert(page.text.includes(`/quote/invoice/${row.creditNotes[0].id}`), "and links the credit note");
+  // Another customer reads neither the row nor the credit note.
+  const other = await loggedIn(CUSTOMER2);
+  const theirs = body(await other.get("/api/customer/quotes-orders")).results as { id: string }[];
+  assert(!theirs.some((r) => r.id === deposit.id));
+  assert([403, 404].includes((await other.get(`/quote/invoice/${row.creditNotes[0].id}`)).status));
 });

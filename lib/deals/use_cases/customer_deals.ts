@@ -66,5 +66,8 @@ export async function customerPayments(deps: Deps, actor: Actor) {
     type: p.kind,
     createdAt: Math.floor(p.paidAt.getTime() / 1000),
     invoiceId: p.invoiceId,
+    // What was refunded, and the credit notes that say so (amounts in euros, as the rest of the row).
+    refunded: centsToEuros(Number(p.refunded)),
+    creditNotes: p.creditNotes.map((n) => ({ id: n.id, amount: centsToEuros(Math.abs(Number(n.amount))) })),
   }));
 }
