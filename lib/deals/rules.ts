@@ -580,3 +580,16 @@ export function totalChangeError(
   if (deal.depositPaidAt && nextTotal <= held) return DEAL_MESSAGES.totalBelowPaid(formatEuros(held));
   return null;
 }
+
+/** GET /api/deal/{id}/repricing: the quote engine's lines for the request as it stands; amounts in euros,
+ * as the deal API carries them. */
+export interface RepricingProposal {
+  lines: { label: string; qty: number; unitCost: number; totalCost: number }[];
+  guests: number;
+  nbCocktails: number;
+  staff: number;
+  current: { totalHt: number; totalTTC: number };
+  proposed: { totalHt: number; totalTTC: number };
+  /** false when the engine gives exactly the deal's lines: nothing to offer. */
+  changed: boolean;
+}

@@ -7,7 +7,7 @@
 // Each test works on a fresh quote request, so that other specs' changes to the demo deals do not matter.
 import { type APIRequestContext, expect, type Page, request, test } from "@playwright/test";
 import sharp from "sharp";
-import { DEMO, DEMO_PASSWORD, uniqueId, uniquePhone } from "./support/helpers.ts";
+import { DEMO, DEMO_PASSWORD, quoteRequestData, uniqueId } from "./support/helpers.ts";
 
 const PHONE = { width: 390, height: 844 };
 const dealPath = (id: number) => `/dashboard/espace-partenaire/deal/${id}`;
@@ -31,25 +31,13 @@ async function freshDeal(baseURL: string, options: { creation?: boolean; send?: 
   const lastname = `Ux-${uniqueId()}`;
   const visitor = await apiAs(baseURL);
   const sent = await visitor.post("/api/deal/request", {
-    data: {
-      type_d_evenement: "Anniversaire",
+    data: quoteRequestData({
       deal_prestation_date: inDays(120),
-      horaire_souhaite: "19:00",
       nombre_de_participants: 40,
-      duree_2_service: 180,
-      ville: "Lyon",
-      adresse_precise: "",
-      distance_en_km: null,
-      bar_mobile: false,
-      type_de_recette: "signature",
       creation_de_recette: options.creation ?? false,
-      description: "",
       firstname: "Léa",
       lastname,
-      email: `${lastname.toLowerCase()}@example.test`,
-      phone: uniquePhone(),
-      consent: true,
-    },
+    }),
   });
   expect(sent.status(), await sent.text()).toBe(200);
   const token = (await sent.json()).results.token as string;

@@ -3,7 +3,14 @@
 // deal_lock_test.ts), and editable again once unlocked. A deal of its own, made through the API (never
 // a demo deal).
 import { expect, request, test } from "@playwright/test";
-import { DEMO, DEMO_PASSWORD, loginThroughForm, uniqueId, uniquePhone } from "./support/helpers.ts";
+import {
+  DEMO,
+  DEMO_PASSWORD,
+  loginThroughForm,
+  quoteRequestData,
+  uniqueId,
+  uniquePhone,
+} from "./support/helpers.ts";
 
 async function api(baseURL: string, email?: string) {
   const context = await request.newContext({ baseURL });
@@ -19,27 +26,7 @@ async function api(baseURL: string, email?: string) {
 test("a partner cannot touch the deposit of a locked deal", async ({ page, baseURL }) => {
   const visitor = await api(baseURL!);
   const lastname = `Verrou-${uniqueId()}`;
-  const sent = await visitor.post("/api/deal/request", {
-    data: {
-      type_d_evenement: "Anniversaire",
-      deal_prestation_date: new Date(Date.now() + 90 * 86_400_000).toISOString().slice(0, 10),
-      horaire_souhaite: "19:00",
-      nombre_de_participants: 60,
-      duree_2_service: 180,
-      ville: "Lyon",
-      adresse_precise: "",
-      distance_en_km: null,
-      bar_mobile: false,
-      type_de_recette: "signature",
-      creation_de_recette: false,
-      description: "",
-      firstname: "Margaux",
-      lastname,
-      email: `${lastname.toLowerCase()}@example.test`,
-      phone: uniquePhone(),
-      consent: true,
-    },
-  });
+  const sent = await visitor.post("/api/deal/request", { data: quoteRequestData({ lastname }) });
   expect(sent.status(), await sent.text()).toBe(200);
   const admin = await api(baseURL!, DEMO.admin.email);
   const list = await (await admin.get(`/api/deal/index?search=${encodeURIComponent(lastname)}`)).json();

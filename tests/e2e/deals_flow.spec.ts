@@ -13,7 +13,14 @@
 // server takes 10 an hour from one address (lib/deals/use_cases/request_quote.ts, REQUESTS_PER_CLIENT): do not
 // --repeat-each it on one server.
 import { type APIRequestContext, expect, type Locator, type Page, request, test } from "@playwright/test";
-import { DEMO, DEMO_PASSWORD, loginThroughForm, uniqueId, uniquePhone } from "./support/helpers.ts";
+import {
+  DEMO,
+  DEMO_PASSWORD,
+  loginThroughForm,
+  quoteRequestData,
+  uniqueId,
+  uniquePhone,
+} from "./support/helpers.ts";
 import { euros } from "../../lib/deals/format.ts";
 
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true } as const;
@@ -75,25 +82,7 @@ class Backstage {
     const email = contact.email ?? `${lastname.toLowerCase()}@example.test`;
     const visitor = await this.as();
     const sent = await visitor.post("/api/deal/request", {
-      data: {
-        type_d_evenement: "Anniversaire",
-        deal_prestation_date: inDays(90),
-        horaire_souhaite: "19:00",
-        nombre_de_participants: 60,
-        duree_2_service: 180,
-        ville: "Lyon",
-        adresse_precise: "",
-        distance_en_km: null,
-        bar_mobile: false,
-        type_de_recette: "signature",
-        creation_de_recette: false,
-        description: "",
-        firstname,
-        lastname,
-        email,
-        phone: uniquePhone(),
-        consent: true,
-      },
+      data: quoteRequestData({ deal_prestation_date: inDays(90), firstname, lastname, email }),
     });
     expect(sent.status(), await sent.text()).toBe(200);
     const token = (await sent.json()).results.token as string;

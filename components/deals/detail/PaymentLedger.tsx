@@ -154,7 +154,7 @@ export function PaymentLedger() {
                       </div>
                       <p class="mt-0.5 text-slate-500">
                         Demandé le {paidAtFr(refund.requestedAt)}
-                        {refund.reason && <> · {refund.reason}</>}
+                        {refund.reason && <>· {refund.reason}</>}
                       </p>
                       {refund.status === "succeeded" && (refund.creditNote
                         ? (

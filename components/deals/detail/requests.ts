@@ -1,8 +1,10 @@
 // The deal API as the page's islands call it (spec 001 §7 and the workflow actions of
 // routes/deals_api.ts), and the choice of the message to show when a call fails.
 import { api, ApiError } from "../../ui/api.ts";
-import type { CocktailValidation, DealStatus } from "../../../lib/deals/rules.ts";
+import type { CocktailValidation, DealStatus, RepricingProposal } from "../../../lib/deals/rules.ts";
 import type { DealPayload, LedgerPayment } from "./types.ts";
+
+export type { RepricingProposal };
 
 export interface DealAnswer {
   status: "success";
@@ -17,17 +19,6 @@ export type DealAction =
   | "payments"
   | "refuse"
   | "reset-choices";
-
-/** GET /api/deal/{id}/repricing: the quote engine's lines for the request as it stands (euros). */
-export interface RepricingProposal {
-  lines: { label: string; qty: number; unitCost: number; totalCost: number }[];
-  guests: number;
-  nbCocktails: number;
-  staff: number;
-  current: { totalHt: number; totalTTC: number };
-  proposed: { totalHt: number; totalTTC: number };
-  changed: boolean;
-}
 
 export const dealApi = {
   patch: (id: number, body: Record<string, unknown>) => api<DealAnswer>("PATCH", `/api/deal/${id}`, body),

@@ -13,7 +13,7 @@ import type { Tx } from "../../db/database.ts";
 import { AppError } from "../../errors.ts";
 import { parseInput } from "../../validation.ts";
 import { centsToEuros, eurosToCents } from "../../money.ts";
-import { DEAL_MESSAGES, totalChangeError, transition } from "../rules.ts";
+import { DEAL_MESSAGES, type RepricingProposal, totalChangeError, transition } from "../rules.ts";
 import { type DealRow, findDeal, nameAction, writeDeal } from "../store.ts";
 import { loadPricing } from "../settings_store.ts";
 import { readPayload } from "./read_payload.ts";
@@ -25,18 +25,6 @@ export const REPRICING_MESSAGES = {
   stale: "La proposition a changé depuis son affichage : vérifiez-la à nouveau.",
   invalid: "Proposition de recalcul invalide.",
 } as const;
-
-/** Amounts in euros, as the deal API carries them. */
-export interface RepricingProposal {
-  lines: { label: string; qty: number; unitCost: number; totalCost: number }[];
-  guests: number;
-  nbCocktails: number;
-  staff: number;
-  current: { totalHt: number; totalTTC: number };
-  proposed: { totalHt: number; totalTTC: number };
-  /** false when the engine gives exactly the deal's lines: nothing to offer. */
-  changed: boolean;
-}
 
 const applySchema = z.object({ expectedTotalHt: z.number().finite().nonnegative() });
 

@@ -177,3 +177,29 @@ export const DEMO_CITIES: { slug: string; name: string }[] = [
   ["reims", "Reims"],
   ["tours", "Tours"],
 ].map(([slug, name]) => ({ slug, name }));
+
+/** The body of POST /api/deal/request for a visitor (a birthday in Lyon in 90 days, 60 guests,
+ * signature cocktails, 3 h of service), with `overrides` on top; a fresh phone each time. */
+export function quoteRequestData(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  const lastname = String(overrides.lastname ?? `Demande-${uniqueId()}`);
+  return {
+    type_d_evenement: "Anniversaire",
+    deal_prestation_date: new Date(Date.now() + 90 * 86_400_000).toISOString().slice(0, 10),
+    horaire_souhaite: "19:00",
+    nombre_de_participants: 60,
+    duree_2_service: 180,
+    ville: "Lyon",
+    adresse_precise: "",
+    distance_en_km: null,
+    bar_mobile: false,
+    type_de_recette: "signature",
+    creation_de_recette: false,
+    description: "",
+    firstname: "Margaux",
+    lastname,
+    email: `${lastname.toLowerCase()}@example.test`,
+    phone: uniquePhone(),
+    consent: true,
+    ...overrides,
+  };
+}
