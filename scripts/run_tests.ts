@@ -69,7 +69,14 @@ const build = await deno(["run", "-A", "scripts/build.ts"]);
 if (build.code !== 0) outcomes.push({ step: "build", passed: 0, failed: 1 });
 
 if (wanted("unit")) {
-  outcomes.push(denoCounts("deno test (PGlite)", await deno(["test", "-A", "--quiet"])));
+  // Each test module has its own in-memory PGlite, so modules run side by side on both cores (the
+  // step is CPU-bound: about 5.5 min of CPU, nearly halved in wall time).
+  outcomes.push(
+    denoCounts(
+      "deno test (PGlite)",
+      await deno(["test", "-A", "--quiet", "--parallel"], { DENO_JOBS: Deno.env.get("DENO_JOBS") ?? "2" }),
+    ),
+  );
 }
 
 if (databaseUrl && wanted("postgres")) {
