@@ -176,6 +176,10 @@ begin
   -- The cart row first: two checkouts of one customer run one after the other.
   select c.id into cart from public.carts c where c.user_id = p_user for update;
   if cart is null then return; end if;
+  -- The customer's unpaid orders before the dates (create_cart_order supersedes them): orders are
+  -- always locked before dates, as record_order_payment and cancel_registration lock them.
+  perform from public.orders o where o.user_id = p_user and o.kind = 'cart' and o.status in ('pending', 'expired')
+  order by o.id for update;
   select count(*)::int into expired from public.cart_lines l where l.cart_id = cart and l.expires_at <= now();
   perform from public.session_dates d
   where d.id in (select l.date_id from public.cart_lines l where l.cart_id = cart)
