@@ -408,3 +408,53 @@ checkoutTest(
     assertEquals((await download(admin, `/api/customer/registration/receipt/${reg.id}`)).status, 200);
   },
 );
+
+checkoutTest(
+  "recorded by the webhook alone (SQL only), then confirmed: the 'order-settle' job issues the documents once",
+  async () => {
+    const { db } = await testEnv();
+    const date = await makeDate(3);
+    const { client, id, email } = await newCustomer();
+    await add(client, date, 1);
+    const intent = await checkout(client);
+    const card = await client.post("/api/payment/simulated/confirm", {
+      paymentIntentId: intent.paymentIntentId,
+      cardNumber: TEST_CARDS.succeeds,
+    });
+    assertEquals(card.status, 200);
+    // What the Stripe webhook edge function does: one statement, no app code.
+    const [row] = await systemQuery<{ recorded: boolean; overpayment: boolean }>(
+      db,
+      "select recorded, overpayment from public.record_card_payment('simulated', $1, 'succeeded', $2, 'eur')",
+      [intent.paymentIntentId, intent.amountCents],
+    );
+    assertEquals([row.recorded, row.overpayment], [true, false]);
+    const [{ orderId }] = await registrationsOf(id);
+    const count = async (series: string) =>
+      Number(
+        (await systemQuery<{ n: number }>(
+          db,
+          "select count(*)::int as n from public.invoices where order_id = $1 and series = $2",
+          [orderId, series],
+        ))[0].n,
+      );
+    assertEquals(await count("FA"), 0, "nothing issued by the webhook itself");
+    await drainOutbox();
+    assertEquals(
+      [await count("FA"), await count("RE")],
+      [1, 1],
+      "the job issued the invoice and the receipt",
+    );
+    // The customer's confirm arrives after: success, nothing issued twice, one email.
+    const confirmed = await client.post("/api/payment/confirm", { paymentIntentId: intent.paymentIntentId });
+    assertEquals(confirmed.json<Json>().message, CHECKOUT_MESSAGES.paid);
+    await drainOutbox();
+    assertEquals([await count("FA"), await count("RE")], [1, 1]);
+    const mails = await systemQuery<{ n: number }>(
+      db,
+      "select count(*)::int as n from public.email_outbox where recipient = $1 and template = 'registration-confirmation'",
+      [email],
+    );
+    assertEquals(Number(mails[0].n), 1);
+  },
+);

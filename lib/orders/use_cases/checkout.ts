@@ -8,7 +8,8 @@ import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
 import { PAYMENTS, requireProvider } from "../../payments/use_cases/record_card_payment.ts";
 import { toUnix } from "../../sessions/offers.ts";
-import { CHECKOUT_MESSAGES, orderLineOf } from "../rules.ts";
+import { CHECKOUT_MESSAGES } from "../rules.ts";
+import { orderLineOf } from "../pricing.ts";
 import { createCartOrder, lockCartForCheckout } from "../store.ts";
 import { createOrderIntent, type OrderIntentResult } from "./create_order_intent.ts";
 
