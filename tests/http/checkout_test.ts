@@ -241,6 +241,12 @@ checkoutTest(
     const expired = await client.post("/api/cart/checkout", {});
     assertEquals([expired.status, expired.json<Json>().message], [409, CHECKOUT_MESSAGES.expired]);
     assertEquals(await placesLeft(date.uuid), 3, "the expired hold gave its place back");
+    // A date marked 'BIENTÔT DISPO' (or closed) since the hold is not paid for.
+    const later = await makeDate(3);
+    await add(client, later, 1);
+    await systemQuery(db, "update public.session_dates set soon = true where uuid = $1", [later.uuid]);
+    const soon = await client.post("/api/cart/checkout", {});
+    assertEquals([soon.status, soon.json<Json>().message], [409, CHECKOUT_MESSAGES.dateUnavailable]);
   },
 );
 
@@ -271,13 +277,24 @@ checkoutTest(
     // The refund of the first payment goes to the provider, then its credit note.
     await drainRefunds(deps);
     await drainOutbox();
-    const docs = await systemQuery<{ series: string; kind: string }>(
+    const docs = await systemQuery<{ id: string; series: string; kind: string }>(
       db,
-      `select i.series, i.kind from public.invoices i join public.deal_payments p on p.id = i.payment_id
+      `select i.id::text, i.series, i.kind from public.invoices i join public.deal_payments p on p.id = i.payment_id
      where p.provider_payment_id = $1 order by i.series`,
       [first.paymentIntentId],
     );
     assertEquals(docs.map((d) => `${d.series}:${d.kind}`), ["AV:credit_note", "FA:deposit"]);
+    // Both stay valid Factur-X (EN 16931): the advance invoice (386) and its credit note (381).
+    const adminClient = await as("admin@example.fr");
+    for (const doc of docs) {
+      const pdf = await download(adminClient, `/quote/invoice/${doc.id}`);
+      assertEquals(pdf.status, 200, doc.series);
+      assertEquals(await facturXSchemaErrors(await attachment(pdf.bytes)), [], doc.series);
+    }
+    // 'Vos sessions': the booking, and the replaced checkout's registration as 'Annulé' since money was
+    // taken (and refunded) for it.
+    const list = (await client.get("/api/customer/registrations")).json<Json>();
+    assertEquals(list.results.map((r: Json) => r.status), ["invoiced", "canceled"]);
     // A payment for an order already paid is refunded too (a replayed confirm changes nothing).
     const again = await client.post("/api/payment/confirm", { paymentIntentId: second.paymentIntentId });
     assertEquals(again.json<Json>().paymentStatus, "succeeded");
