@@ -66,6 +66,26 @@ export default function CartLines({ lines: initial, now, canPay, returnedIntent 
     ).catch((error) => say("error", error instanceof Error ? error.message : C.orderChanged));
   }, []);
 
+  /** The checkout extends the holds to cover the payment: the countdowns follow. */
+  const startIntent = async () => {
+    const intent = await createCartIntent();
+    try {
+      const { results } = await api<{ results: { lines: { id: string; expiresAt: number }[] } }>(
+        "GET",
+        "/api/cart",
+      );
+      setLines((list) =>
+        list.map((l) => ({
+          ...l,
+          expiresAt: results.lines.find((r) => r.id === l.id)?.expiresAt ?? l.expiresAt,
+        }))
+      );
+    } catch {
+      // The countdown is only shown: the server holds the places whatever it says.
+    }
+    return intent;
+  };
+
   const openPayment = () => {
     setPaying(true);
     import("../components/payments/PaymentForm.tsx").then((module) => setForm(() => module.default))
@@ -176,7 +196,8 @@ export default function CartLines({ lines: initial, now, canPay, returnedIntent 
       </p>
       {live.length > 0 && !canPay && (
         <p role="note" class="rounded-lg bg-sky-50 p-3 text-sky-900">
-          {C.loginRequired} <a href="/login" class="font-semibold underline">Se connecter</a>
+          {C.loginRequired}{" "}
+          <a href="/login?redirect=%2Fpanier" class="font-semibold underline">Se connecter</a>
         </p>
       )}
       {live.length > 0 && canPay && !paying && (
@@ -197,7 +218,7 @@ export default function CartLines({ lines: initial, now, canPay, returnedIntent 
             ? (
               <Form
                 amount={total}
-                startIntent={createCartIntent}
+                startIntent={startIntent}
                 onSettled={(message, type) => setDone({ message, success: type === "success" })}
               />
             )
