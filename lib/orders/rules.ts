@@ -1,0 +1,38 @@
+// Orders (workshop places, gift vouchers) paid by card, pure rules shared by the server and the
+// islands: the statuses and the French texts of the checkout. (What a cart line costs and invoices:
+// ./pricing.ts, server side.)
+
+export type OrderKind = "cart" | "voucher";
+export type OrderStatus = "pending" | "paid" | "canceled" | "expired";
+
+export const ORDER_STATUSES: Record<OrderStatus, string> = {
+  pending: "En attente de paiement",
+  paid: "Réglée",
+  canceled: "Annulée",
+  expired: "Expirée",
+};
+
+export const CHECKOUT_MESSAGES = {
+  customersOnly:
+    "Seuls les clients peuvent régler une réservation. Veuillez vous connecter avec un compte client.",
+  loginRequired: "Veuillez vous connecter pour régler votre réservation.",
+  emptyCart: "Votre panier est vide.",
+  expired:
+    "Votre réservation a expiré et ses places ont été remises en vente : ajoutez de nouveau la date à votre panier.",
+  dateUnavailable:
+    "Une date de votre panier n'est plus ouverte aux réservations : retirez-la pour continuer.",
+  orderChanged: "Votre panier a changé pendant le paiement : veuillez recommencer.",
+  pay: "Payer",
+  payTitle: "Paiement de votre réservation",
+  paid: "Paiement effectué avec succès ! Vos places sont réservées. Vous recevrez un email de confirmation.",
+  refunding:
+    "Les places de cette réservation ne sont plus disponibles : votre paiement vous est remboursé intégralement, un avoir vous sera adressé.",
+  successTitle: "Merci, votre réservation est confirmée !",
+  successText: "Vos places sont réservées. Retrouvez votre reçu et votre facture dans 'Vos sessions'.",
+  toSessions: "Voir mes sessions",
+  documentNotAvailable: "Ce document n'est pas disponible pour cette inscription.",
+  registrationNotFound: "Cette inscription n'existe pas.",
+  holdNote: "Vos places restent réservées pendant le paiement.",
+  canceled: "L'inscription a été annulée.",
+  alreadyCanceled: "Cette inscription est déjà annulée.",
+} as const;
