@@ -248,6 +248,13 @@ function buyerBox(doc: BillingDocument): Node {
 }
 
 function referenceBox(doc: BillingDocument): Node {
+  if (doc.voucher) {
+    return box("Bon cadeau", [
+      { text: `Bon cadeau n° ${doc.voucher.id.slice(0, 8).toUpperCase()}`, bold: true },
+      `Bénéficiaire : ${doc.voucher.recipient}`,
+      `Valable jusqu'au ${frDate(doc.voucher.validUntil)}`,
+    ]);
+  }
   const r = doc.reference;
   const rows: Node[] = [
     { text: r.dealName, bold: true },
@@ -391,7 +398,7 @@ function definition(doc: BillingDocument, pdfA3: boolean): Record<string, unknow
     info: {
       title: metadataText(name),
       author: metadataText(doc.seller.name),
-      subject: metadataText(`${name} — ${doc.reference.dealName}`),
+      subject: metadataText(`${name} — ${doc.voucher ? "Bon cadeau" : doc.reference.dealName}`),
       creator: metadataText(doc.issuedBy?.name ?? doc.seller.name),
       producer: "pdfmake",
     },
@@ -508,4 +515,9 @@ export function renderPdfA3(doc: BillingDocument, attachment: PdfA3Attachment): 
     });
     pdf.appendXML(attachment.xmp);
   });
+}
+
+/** Any pdfmake definition drawn with the billing fonts (the gift voucher's PDF, lib/vouchers/pdf.ts). */
+export function renderPdfDefinition(def: Record<string, unknown>): Promise<Uint8Array> {
+  return render({ ...def, defaultStyle: { font: FONT_FAMILY, ...(def.defaultStyle as object) } });
 }

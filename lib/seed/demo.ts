@@ -113,6 +113,7 @@ const MENUS: Record<MenuCode, { label: string; items: DemoMenuItem[] }> = {
       ["Bar à cocktails", "/"],
       ["Nos villes", "/villes"],
       ["Ateliers cocktails", "/sessions"],
+      ["Bons cadeaux", "/bons-cadeaux"],
       ["Devenir partenaire", "/devenir-partenaire"],
       ["Demander un devis", "/demande-de-devis", false, "font-semibold text-brand-600"],
     ],
