@@ -16,6 +16,8 @@ export interface VoucherInvoiceInput {
   seller: Party;
   buyer: Party;
   voucherId: string;
+  /** The voucher order it was paid by. */
+  orderId: number;
   amount: number;
   /** YYYY-MM-DD */
   validUntil: string;
@@ -39,7 +41,14 @@ export function voucherInvoiceDocument(v: VoucherInvoiceInput): BillingDocument 
     seller: { ...v.seller, vatNumber: null },
     buyer: { ...v.buyer, vatNumber: null },
     issuedBy: null,
-    reference: { dealId: 0, dealName: "Bon cadeau", serviceDate: null, city: null, guests: null },
+    reference: {
+      dealId: 0,
+      orderId: v.orderId,
+      dealName: "Bon cadeau",
+      serviceDate: null,
+      city: null,
+      guests: null,
+    },
     lines,
     vat: vatBreakdown(lines),
     totalHT: v.amount,

@@ -24,6 +24,7 @@ const doc = (buyer = PRIVATE_BUYER) =>
     seller: PLATFORM,
     buyer,
     voucherId: "c0ffee00-0000-4000-8000-000000000001",
+    orderId: 42,
     amount: 5000,
     validUntil: "2027-11-27",
     recipientName: "Camille Martin",
@@ -48,6 +49,7 @@ Deno.test("voucher invoice: Factur-X valid against the EN 16931 XSD, category O 
     assert(text.includes("hors du champ de la TVA"), "the mention");
     assert(text.includes("Valable jusqu'au 27/11/2027"), "validity");
     assert(text.includes("50,00 €"), "amount");
+    assert(text.includes("Commande n° 42"), "the order");
   }
 });
 

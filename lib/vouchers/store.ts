@@ -7,7 +7,7 @@ import type { VoucherStatus } from "./rules.ts";
 export interface VoucherRow {
   id: string;
   buyerId: string;
-  orderId: string | null;
+  orderId: number | null;
   codeSealed: string;
   amount: number;
   remaining: number;
@@ -26,7 +26,7 @@ export interface VoucherRow {
   buyerName: string;
 }
 
-const COLUMNS = `v.id::text as id, v.buyer_id::text as "buyerId", v.order_id::text as "orderId",
+const COLUMNS = `v.id::text as id, v.buyer_id::text as "buyerId", v.order_id as "orderId",
   v.code_sealed as "codeSealed", v.amount, v.remaining, v.recipient_name as "recipientName",
   v.recipient_email as "recipientEmail", v.message, v.send_on as "sendOn", v.status,
   v.activated_at as "activatedAt", v.valid_until as "validUntil", v.invoice_id::text as "invoiceId",
@@ -35,7 +35,7 @@ const COLUMNS = `v.id::text as id, v.buyer_id::text as "buyerId", v.order_id::te
 
 export interface NewVoucher {
   buyerId: string;
-  orderId: string | null;
+  orderId: number;
   codeHash: string;
   codeSealed: string;
   amount: number;
@@ -68,11 +68,12 @@ export async function insertVoucher(tx: Tx, v: NewVoucher): Promise<string> {
   return row.id;
 }
 
-/** The vouchers the reader may see (RLS): a customer's bought and received ones, newest first. */
+/** The paid vouchers the reader may see (RLS): a customer's bought and received ones, newest first (an
+ * unpaid purchase is not a voucher yet). */
 export function visibleVouchers(tx: Tx): Promise<VoucherRow[]> {
   return tx.query<VoucherRow>(
     `select ${COLUMNS} from public.vouchers v
-     where v.status <> 'canceled' or v.buyer_id = (select auth.uid())
+     where v.status = 'active'
      order by v.created_at desc limit 500`,
     [],
   );
@@ -135,13 +136,31 @@ export async function cartVoucher(tx: Tx): Promise<CartVoucherRow | null> {
   return row ?? null;
 }
 
-/** As the system, in the order-paid transaction: activates the order's voucher (once). */
-export async function activateOrderVoucher(tx: Tx, orderId: string): Promise<string | null> {
-  const [row] = await tx.query<{ id: string | null }>(
-    "select public.activate_order_voucher($1)::text as id",
+/** As the system, in the checkout's transaction: what the customer's cart voucher pays of the order
+ * (reserved under the voucher's lock, written to the order's discount). */
+export async function reserveCartVoucher(tx: Tx, userId: string, orderId: number): Promise<number> {
+  const [row] = await tx.query<{ taken: number }>("select public.reserve_cart_voucher($1, $2) as taken", [
+    userId,
+    orderId,
+  ]);
+  return Number(row.taken);
+}
+
+/** As the system: pays an order its voucher covers whole (no card). */
+export async function payOrderWithVoucher(tx: Tx, orderId: number): Promise<boolean> {
+  const [row] = await tx.query<{ paid: boolean }>("select public.pay_order_with_voucher($1) as paid", [
+    orderId,
+  ]);
+  return row.paid;
+}
+
+/** As the system: the voucher an order buys, locked. */
+export async function voucherOfOrder(tx: Tx, orderId: number): Promise<VoucherRow | null> {
+  const [row] = await tx.query<VoucherRow>(
+    `select ${COLUMNS} from public.vouchers v where v.order_id = $1 for update`,
     [orderId],
   );
-  return row.id;
+  return row ?? null;
 }
 
 export async function setVoucherEmail(tx: Tx, id: string, emailId: string, invoiceId: string | null) {
@@ -155,14 +174,14 @@ export interface RedemptionRow {
   voucherId: string;
   amount: number;
   status: "reserved" | "consumed" | "released";
-  orderId: string;
+  orderId: number;
   createdAt: Date;
 }
 
 /** A voucher's uses (RLS: its buyer, the customer who used it, admins). */
 export function voucherRedemptions(tx: Tx, voucherId: string): Promise<RedemptionRow[]> {
   return tx.query<RedemptionRow>(
-    `select voucher_id::text as "voucherId", amount, status, order_id::text as "orderId", created_at as "createdAt"
+    `select voucher_id::text as "voucherId", amount, status, order_id as "orderId", created_at as "createdAt"
      from public.voucher_redemptions where voucher_id = $1 order by created_at`,
     [voucherId],
   );
@@ -179,22 +198,6 @@ export async function lockVoucher(tx: Tx, id: string): Promise<VoucherRow | null
   return row ?? null;
 }
 
-/** The voucher's invoice, in the platform's FA series (no deal: deal_id is null). */
-export async function insertVoucherInvoice(
-  tx: Tx,
-  invoice: { year: number; sequence: number; number: string; document: BillingDocumentJson; total: number },
-): Promise<string> {
-  const [row] = await tx.query<{ id: string }>(
-    `insert into public.invoices (series, issuer, year, sequence, number, kind, deal_id, total_ht, total_vat,
-       total_ttc, document)
-     values ('FA', 'platform', $1, $2, $3, 'voucher', null, $4, 0, $4, $5::jsonb) returning id::text as id`,
-    [invoice.year, invoice.sequence, invoice.number, invoice.total, JSON.stringify(invoice.document)],
-  );
-  return row.id;
-}
-
-type BillingDocumentJson = Record<string, unknown> | object;
-
 /** An email written to the outbox to leave at `sendAt` (the SMTP queue takes a row once its
  * next_attempt_at has come): the recipient's voucher email on the chosen day. */
 export async function enqueueEmailAt(
@@ -210,11 +213,40 @@ export async function enqueueEmailAt(
   return row.id;
 }
 
-/** As the system after the use case's check: an issued invoice's document by its id. */
+/** As the system after the use case's check: a voucher invoice's document by its id. */
 export async function invoiceDocument(tx: Tx, id: string): Promise<Record<string, unknown> | null> {
   const [row] = await tx.query<{ document: Record<string, unknown> }>(
     "select document from public.invoices where id = $1 and kind = 'voucher'",
     [id],
   );
   return row?.document ?? null;
+}
+
+/** As the system: the voucher invoice issued for an order. */
+export async function orderVoucherInvoiceId(tx: Tx, orderId: number): Promise<string | null> {
+  const [row] = await tx.query<{ id: string }>(
+    "select id::text as id from public.invoices where order_id = $1 and kind = 'voucher' order by issued_at limit 1",
+    [orderId],
+  );
+  return row?.id ?? null;
+}
+
+/** As the system: the voucher order (kind 'voucher') and its one line, per the checkout's contract. The
+ * line carries no VAT: a multi-purpose voucher's sale is outside VAT's scope. */
+export async function insertVoucherOrder(
+  tx: Tx,
+  userId: string,
+  amount: number,
+  label: string,
+): Promise<number> {
+  const [order] = await tx.query<{ id: number }>(
+    "insert into public.orders (kind, user_id, total_amount) values ('voucher', $1, $2) returning id",
+    [userId, amount],
+  );
+  await tx.query(
+    `insert into public.order_lines (order_id, label, quantity, unit_amount, amount, vat_rate)
+     values ($1, $2, 1, $3, $3, 0)`,
+    [order.id, label, amount],
+  );
+  return Number(order.id);
 }

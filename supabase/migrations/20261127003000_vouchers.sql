@@ -6,10 +6,13 @@
 --     above its amount (check constraint, the backstop of the row lock every change takes).
 --     pending until its order is paid, then active for one year (valid_until); canceled if its order is
 --     refunded.
---   * voucher_redemptions: the amount a voucher pays of one order. Reserved at checkout, in the
+--   * voucher_redemptions: the amount a voucher pays of one cart order. Reserved at checkout, in the
 --     checkout's transaction, under the voucher's row lock (so twenty simultaneous checkouts on one
---     voucher take at most what it has, one after the other); consumed when the order is paid; released
---     (the amount given back) when the order expires or is canceled before being paid.
+--     voucher take at most what it has, one after the other), and written to orders.discount_amount
+--     (the checkout's contract): the card is asked only for the rest, and an order the voucher covers
+--     whole is paid by it at once, without a card. Consumed when the order is paid; released (given
+--     back to the voucher) when the order is canceled (a newer checkout supersedes it, an admin cancels
+--     it) or left unpaid a day after it expired (the job registry), so a voucher is never stuck.
 --   * cart_vouchers: the code a customer applied to its cart (one per cart), read by the cart and taken
 --     by the checkout.
 -- Who sees what: a voucher's buyer, the customer it was sent to (their account's email, once its send
@@ -20,7 +23,8 @@
 create table public.vouchers (
   id uuid primary key default gen_random_uuid(),
   buyer_id uuid not null references public.users (id) on delete restrict,
-  order_id uuid unique,
+  -- The voucher order (kind 'voucher') that pays for it (20261127002000_checkout.sql).
+  order_id bigint unique references public.orders (id) on delete restrict,
   code_hash text not null unique check (code_hash ~ '^[0-9a-f]{64}$'),
   code_sealed text not null check (length(code_sealed) between 10 and 300),
   amount bigint not null check (amount > 0),
@@ -51,7 +55,7 @@ create table public.voucher_redemptions (
   id uuid primary key default gen_random_uuid(),
   voucher_id uuid not null references public.vouchers (id) on delete restrict,
   user_id uuid not null references public.users (id) on delete restrict,
-  order_id uuid not null,
+  order_id bigint not null references public.orders (id) on delete restrict,
   amount bigint not null check (amount > 0),
   status text not null default 'reserved' check (status in ('reserved', 'consumed', 'released')),
   created_at timestamptz not null default now(),
@@ -157,34 +161,76 @@ revoke execute on function public.remove_cart_voucher() from public;
 grant execute on function public.remove_cart_voucher() to authenticated;
 
 -- ---------------------------------------------------------------------------------------------------
--- Redemption, called by the checkout in its own transaction (service role).
--- Reserves what the cart's voucher pays of an order of `p_total` cents: the voucher's row is locked, so
--- concurrent checkouts on one voucher run one after the other and each sees what the previous left; the
--- amount is min(remaining, total), taken from `remaining` at once (the check constraint refuses any
--- overdraft as a backstop). The code leaves the cart. Returns the cents reserved (0: no usable voucher).
-create or replace function public.reserve_cart_voucher(p_cart uuid, p_order uuid, p_user uuid, p_total bigint)
+-- Redemption, called by the checkout in its own transaction (service role), right after
+-- create_cart_order(): what the customer's cart voucher pays of the order. The voucher's row is locked,
+-- so concurrent checkouts on one voucher run one after the other and each sees what the previous left;
+-- the amount is min(remaining, order total), taken from `remaining` at once (the check constraint
+-- refuses any overdraft as a backstop), recorded as a reservation, written to orders.discount_amount
+-- (order_amount_due() then asks the card for the rest only) and spread over the order's registrations
+-- in their order (registrations.discount_amount: what 'Vos sessions' shows and a cancellation does not
+-- refund in cash). The code stays on the cart until the order is paid (a new checkout after a declined
+-- card supersedes this order, gives the reservation back and reserves again). Returns the cents
+-- reserved (0: no usable voucher).
+create or replace function public.reserve_cart_voucher(p_user uuid, p_order bigint)
 returns bigint
 language plpgsql security definer set search_path = '' as $$
 declare
   applied uuid;
   v public.vouchers;
+  ord public.orders;
   taken bigint;
+  left_to_spread bigint;
+  g record;
 begin
-  delete from public.cart_vouchers where cart_id = p_cart returning voucher_id into applied;
-  if applied is null or p_total <= 0 then return 0; end if;
+  select cv.voucher_id into applied from public.cart_vouchers cv join public.carts c on c.id = cv.cart_id
+  where c.user_id = p_user;
+  if applied is null then return 0; end if;
+  select * into ord from public.orders where id = p_order and user_id = p_user and kind = 'cart' for update;
+  if not found or ord.status <> 'pending' or ord.total_amount <= 0 then return 0; end if;
   select * into v from public.vouchers where id = applied for update;
   if v.status <> 'active' or v.valid_until <= now() or v.remaining <= 0 then return 0; end if;
-  taken := least(v.remaining, p_total);
+  taken := least(v.remaining, ord.total_amount - ord.discount_amount);
+  if taken <= 0 then return 0; end if;
   update public.vouchers set remaining = remaining - taken where id = v.id;
-  insert into public.voucher_redemptions (voucher_id, user_id, order_id, amount)
-  values (v.id, p_user, p_order, taken);
+  insert into public.voucher_redemptions (voucher_id, user_id, order_id, amount) values (v.id, p_user, p_order, taken);
+  update public.orders set discount_amount = discount_amount + taken where id = p_order;
+  left_to_spread := taken;
+  for g in select r.id, r.amount, r.discount_amount from public.registrations r
+           where r.order_id = p_order order by r.created_at, r.id loop
+    exit when left_to_spread <= 0;
+    update public.registrations set discount_amount = discount_amount + least(left_to_spread, g.amount - g.discount_amount)
+    where id = g.id;
+    left_to_spread := left_to_spread - least(left_to_spread, g.amount - g.discount_amount);
+  end loop;
   return taken;
 end $$;
-revoke execute on function public.reserve_cart_voucher(uuid, uuid, uuid, bigint) from public;
-grant execute on function public.reserve_cart_voucher(uuid, uuid, uuid, bigint) to service_role;
+revoke execute on function public.reserve_cart_voucher(uuid, bigint) from public;
+grant execute on function public.reserve_cart_voucher(uuid, bigint) to service_role;
 
--- The order is paid: what its vouchers reserved is spent for good. Returns the cents consumed.
-create or replace function public.consume_order_vouchers(p_order uuid) returns bigint
+-- An order its voucher covers whole is paid by it, without a card, in the checkout's transaction: the
+-- kind's handler seats it (order_paid), the order is 'paid' (the trigger below consumes the voucher).
+-- Returns whether it was paid; false when something is left to pay or the order cannot be fulfilled
+-- (then nothing changed: the caller answers the conflict and the transaction rolls back).
+create or replace function public.pay_order_with_voucher(p_order bigint) returns boolean
+language plpgsql security definer set search_path = '' as $$
+declare
+  ord public.orders;
+begin
+  select * into ord from public.orders where id = p_order for update;
+  if not found or ord.status <> 'pending' or ord.discount_amount <= 0
+     or public.order_amount_due(p_order) > 0 then
+    return false;
+  end if;
+  if not public.order_paid(p_order) then return false; end if;
+  update public.orders set status = 'paid', paid_at = now(), canceled_at = null where id = p_order;
+  return true;
+end $$;
+revoke execute on function public.pay_order_with_voucher(bigint) from public;
+grant execute on function public.pay_order_with_voucher(bigint) to service_role;
+
+-- What the order's vouchers reserved is spent for good (the order is paid), and the code leaves the
+-- cart. Returns the cents consumed.
+create or replace function public.consume_order_vouchers(p_order bigint) returns bigint
 language plpgsql security definer set search_path = '' as $$
 declare
   total bigint;
@@ -193,14 +239,19 @@ begin
     update public.voucher_redemptions set status = 'consumed', settled_at = now()
     where order_id = p_order and status = 'reserved' returning amount
   ) select coalesce(sum(amount), 0)::bigint into total from done;
+  -- Spent: the code leaves the customer's cart.
+  delete from public.cart_vouchers cv using public.carts c, public.orders o
+  where o.id = p_order and c.user_id = o.user_id and cv.cart_id = c.id
+    and cv.voucher_id in (select r.voucher_id from public.voucher_redemptions r where r.order_id = p_order);
   return total;
 end $$;
-revoke execute on function public.consume_order_vouchers(uuid) from public;
-grant execute on function public.consume_order_vouchers(uuid) to service_role;
+revoke execute on function public.consume_order_vouchers(bigint) from public;
+grant execute on function public.consume_order_vouchers(bigint) to service_role;
 
--- The order will not be paid (expired, canceled): what its vouchers reserved goes back to them, each
--- voucher locked. Returns the cents given back.
-create or replace function public.release_order_vouchers(p_order uuid) returns bigint
+-- The order will not be paid with them: what its vouchers reserved goes back to them, each voucher
+-- locked, and the order no longer counts the discount (a payment of the old amount that still arrives
+-- no longer matches what is due: recorded and refunded by record_order_payment). Returns the cents.
+create or replace function public.release_order_vouchers(p_order bigint) returns bigint
 language plpgsql security definer set search_path = '' as $$
 declare
   r record;
@@ -218,31 +269,76 @@ begin
       total := total + r.amount;
     end if;
   end loop;
+  if total > 0 then
+    update public.orders set discount_amount = greatest(0, discount_amount - total) where id = p_order;
+  end if;
   return total;
 end $$;
-revoke execute on function public.release_order_vouchers(uuid) from public;
-grant execute on function public.release_order_vouchers(uuid) to service_role;
+revoke execute on function public.release_order_vouchers(bigint) from public;
+grant execute on function public.release_order_vouchers(bigint) to service_role;
 
--- The voucher order is paid: the voucher becomes active for one year from now. Idempotent (a paid order
--- reported twice activates once). Returns the voucher's id when this call activated it.
-create or replace function public.activate_order_voucher(p_order uuid) returns uuid
+-- Whoever moves an order (a card payment, the voucher alone, a newer checkout, an admin's
+-- cancellation): paid consumes its reservations, canceled gives them back.
+create or replace function public.settle_order_vouchers() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  if new.status = 'paid' then
+    perform public.consume_order_vouchers(new.id);
+  elsif new.status = 'canceled' then
+    perform public.release_order_vouchers(new.id);
+  end if;
+  return null;
+end $$;
+create trigger orders_settle_vouchers after update of status on public.orders
+  for each row when (old.status is distinct from new.status and new.status in ('paid', 'canceled'))
+  execute function public.settle_order_vouchers();
+
+-- The job registry's 'release-stale-voucher-holds' (hourly): an order left unpaid a day after it expired
+-- gives its voucher back (its customer may never check out again to supersede it).
+create or replace function public.release_stale_voucher_holds() returns integer
 language plpgsql security definer set search_path = '' as $$
 declare
-  activated uuid;
+  o record;
+  n integer := 0;
 begin
-  update public.vouchers set status = 'active', activated_at = now(), valid_until = now() + interval '1 year'
-  where order_id = p_order and status = 'pending'
-  returning id into activated;
-  return activated;
+  for o in
+    select ord.id from public.orders ord
+    where ord.status = 'expired' and ord.updated_at < now() - interval '1 day'
+      and exists (select from public.voucher_redemptions r where r.order_id = ord.id and r.status = 'reserved')
+    order by ord.id for update of ord skip locked
+  loop
+    perform public.release_order_vouchers(o.id);
+    n := n + 1;
+  end loop;
+  return n;
 end $$;
-revoke execute on function public.activate_order_voucher(uuid) from public;
-grant execute on function public.activate_order_voucher(uuid) to service_role;
+revoke execute on function public.release_stale_voucher_holds() from public;
+grant execute on function public.release_stale_voucher_holds() to service_role;
+
+-- The checkout's order-paid hook for voucher orders (order_paid() dispatches by kind): the voucher
+-- becomes active for one year from now. true: fulfilled (also when already active: a payment reported
+-- twice); false when the voucher was canceled meanwhile (the payment is then refunded).
+create or replace function public.order_paid_voucher(p_order_id bigint) returns boolean
+language plpgsql security definer set search_path = '' as $$
+declare
+  v public.vouchers;
+begin
+  select * into v from public.vouchers where order_id = p_order_id for update;
+  if not found or v.status = 'canceled' then return false; end if;
+  if v.status = 'pending' then
+    update public.vouchers set status = 'active', activated_at = now(), valid_until = now() + interval '1 year'
+    where id = v.id;
+  end if;
+  return true;
+end $$;
+revoke execute on function public.order_paid_voucher(bigint) from public;
+grant execute on function public.order_paid_voucher(bigint) to service_role;
 
 -- ---------------------------------------------------------------------------------------------------
--- The voucher's invoice: issued by the platform in its FA series, for no deal (kind 'voucher').
+-- The voucher's invoice: issued by the platform in its FA series for the voucher order (kind 'voucher':
+-- a multi-purpose voucher, no VAT; lib/vouchers/invoice.ts).
 alter table public.vouchers add constraint vouchers_invoice_fk foreign key (invoice_id)
   references public.invoices (id) on delete restrict;
-alter table public.invoices alter column deal_id drop not null;
-alter table public.invoices drop constraint if exists invoices_kind_check;
+alter table public.invoices drop constraint invoices_kind_check;
 alter table public.invoices add constraint invoices_kind_check
-  check (kind in ('deposit', 'final', 'full', 'credit_note', 'voucher'));
+  check (kind in ('deposit', 'final', 'full', 'credit_note', 'receipt', 'voucher'));

@@ -5,7 +5,7 @@
 -- most what is left, and the check constraint refuses any overdraft even for the owner; consuming and
 -- releasing settle a reservation once.
 begin;
-select plan(56);
+select plan(62);
 
 select tests.create_user('Admin', 'admin'), tests.create_user('Customer', 'buyer'),
   tests.create_user('Customer', 'friend'), tests.create_user('Customer', 'stranger'),
@@ -53,10 +53,12 @@ begin
 end $fn$;
 select * from pg_temp.privileges_are_exact();
 
-select function_privs_are('public', 'reserve_cart_voucher', array['uuid', 'uuid', 'uuid', 'bigint'], 'authenticated',
+select function_privs_are('public', 'reserve_cart_voucher', array['uuid', 'bigint'], 'authenticated',
   array[]::text[], 'customers cannot reserve a voucher themselves');
-select function_privs_are('public', 'activate_order_voucher', array['uuid'], 'authenticated', array[]::text[],
+select function_privs_are('public', 'order_paid_voucher', array['bigint'], 'authenticated', array[]::text[],
   'customers cannot activate a voucher');
+select function_privs_are('public', 'pay_order_with_voucher', array['bigint'], 'authenticated', array[]::text[],
+  'customers cannot pay an order with a voucher themselves');
 select function_privs_are('public', 'apply_cart_voucher', array['text'], 'anon', array[]::text[],
   'anonymous visitors cannot apply a code');
 
@@ -103,36 +105,39 @@ select tests.act_as('admin');
 select * from tests.denied($$select public.apply_cart_voucher(repeat('1', 64))$$, 'an admin has no cart to apply it to');
 
 -- Reserving, consuming, releasing (the checkout's calls, as the service role).
+select tests.act_as_service();
+insert into public.orders (id, kind, user_id, total_amount) overriding system value values
+  (9001, 'cart', tests.user_id('stranger'), 3000), (9002, 'cart', tests.user_id('stranger'), 9000),
+  (9003, 'cart', tests.user_id('stranger'), 9000), (9004, 'cart', tests.user_id('stranger'), 1500),
+  (9009, 'voucher', tests.user_id('buyer'), 5000);
 select tests.act_as('stranger');
 select public.apply_cart_voucher(repeat('1', 64));
 select tests.act_as_service();
-select is(public.reserve_cart_voucher((select id from public.carts where user_id = tests.user_id('stranger')),
-  'd0000000-0000-4000-8000-000000000001', tests.user_id('stranger'), 3000), 3000::bigint,
+select is(public.reserve_cart_voucher(tests.user_id('stranger'), 9001), 3000::bigint,
   'an order of 30 € takes 30 € of the voucher');
 select is((select remaining from public.vouchers where id = 'c0000000-0000-4000-8000-000000000001'), 2000::bigint,
   'the voucher keeps the rest');
-select is((select count(*)::int from public.cart_vouchers), 0, 'the code left the cart with the checkout');
-select tests.act_as('stranger');
-select public.apply_cart_voucher(repeat('1', 64));
-select tests.act_as_service();
-select is(public.reserve_cart_voucher((select id from public.carts where user_id = tests.user_id('stranger')),
-  'd0000000-0000-4000-8000-000000000002', tests.user_id('stranger'), 9000), 2000::bigint,
+select is((select discount_amount from public.orders where id = 9001), 3000::bigint, 'the order counts the discount');
+select is(public.order_amount_due(9001), 0::bigint, 'nothing is left to pay by card');
+select is((select count(*)::int from public.cart_vouchers), 1, 'the code stays on the cart until the order is paid');
+select is(public.reserve_cart_voucher(tests.user_id('stranger'), 9002), 2000::bigint,
   'a bigger order takes only what is left');
 select is((select remaining from public.vouchers where id = 'c0000000-0000-4000-8000-000000000001'), 0::bigint,
   'nothing is left');
-select is(public.reserve_cart_voucher((select id from public.carts where user_id = tests.user_id('stranger')),
-  'd0000000-0000-4000-8000-000000000003', tests.user_id('stranger'), 9000), 0::bigint,
-  'without a code applied, nothing is reserved');
-select is(public.consume_order_vouchers('d0000000-0000-4000-8000-000000000001'), 3000::bigint,
+select is(public.reserve_cart_voucher(tests.user_id('stranger'), 9003), 0::bigint, 'an empty voucher pays nothing');
+select is(public.reserve_cart_voucher(tests.user_id('buyer'), 9004), 0::bigint,
+  'without a code on its cart, nothing is reserved');
+update public.orders set status = 'paid', paid_at = now() where id = 9001;
+select is((select status from public.voucher_redemptions where order_id = 9001), 'consumed',
   'the paid order consumes its reservation');
-select is(public.consume_order_vouchers('d0000000-0000-4000-8000-000000000001'), 0::bigint, 'once');
-select is(public.release_order_vouchers('d0000000-0000-4000-8000-000000000001'), 0::bigint,
-  'a consumed reservation is never given back');
-select is(public.release_order_vouchers('d0000000-0000-4000-8000-000000000002'), 2000::bigint,
-  'an expired order gives its reservation back');
-select is(public.release_order_vouchers('d0000000-0000-4000-8000-000000000002'), 0::bigint, 'once');
+select is((select count(*)::int from public.cart_vouchers), 0, 'and the code leaves the cart');
+select is(public.release_order_vouchers(9001), 0::bigint, 'a consumed reservation is never given back');
+update public.orders set status = 'canceled', canceled_at = now() where id = 9002;
+select is((select status from public.voucher_redemptions where order_id = 9002), 'released',
+  'a canceled order gives its reservation back');
 select is((select remaining from public.vouchers where id = 'c0000000-0000-4000-8000-000000000001'), 2000::bigint,
   'the voucher has its 20 € again');
+select is(public.release_order_vouchers(9002), 0::bigint, 'once');
 
 select tests.act_as('stranger');
 select is((select array_agg(amount::int order by amount) from public.voucher_redemptions), array[2000, 3000],
@@ -142,15 +147,17 @@ select is((select count(*)::int from public.voucher_redemptions), 2, 'the buyer 
 select tests.act_as('partner');
 select is((select count(*)::int from public.voucher_redemptions), 0, 'a partner reads none');
 
--- Activation (the voucher order paid).
+-- The voucher order paid (order_paid dispatches to order_paid_voucher).
 select tests.act_as_service();
-update public.vouchers set order_id = 'd0000000-0000-4000-8000-000000000009'
-where id = 'c0000000-0000-4000-8000-000000000003';
-select is(public.activate_order_voucher('d0000000-0000-4000-8000-000000000009'),
-  'c0000000-0000-4000-8000-000000000003'::uuid, 'the paid order activates its voucher');
-select is(public.activate_order_voucher('d0000000-0000-4000-8000-000000000009'), null::uuid, 'once');
+update public.vouchers set order_id = 9009 where id = 'c0000000-0000-4000-8000-000000000003';
+select ok(public.order_paid(9009), 'the paid voucher order is fulfilled');
+select is((select status from public.vouchers where id = 'c0000000-0000-4000-8000-000000000003'), 'active',
+  'its voucher is active');
 select ok((select valid_until between now() + interval '364 days' and now() + interval '366 days'
   from public.vouchers where id = 'c0000000-0000-4000-8000-000000000003'), 'valid one year from payment');
+select ok(public.order_paid(9009), 'a payment reported twice is fulfilled once');
+update public.vouchers set status = 'canceled' where id = 'c0000000-0000-4000-8000-000000000003';
+select ok(not public.order_paid(9009), 'a canceled voucher cannot be fulfilled (the payment is refunded)');
 
 -- The backstop.
 select tests.reset_role();
