@@ -250,3 +250,9 @@ export async function insertVoucherOrder(
   );
   return Number(order.id);
 }
+
+/** Whether an order buys a voucher (the confirm call's words differ from a workshop's). */
+export async function isVoucherOrder(tx: Tx, orderId: number): Promise<boolean> {
+  const [row] = await tx.query<{ kind: string }>("select kind from public.orders where id = $1", [orderId]);
+  return row?.kind === "voucher";
+}
