@@ -43,7 +43,6 @@ export const SESSION_MESSAGES = {
   expired: "Votre réservation a expiré et ses places ont été remises en vente : ajoutez de nouveau la date.",
   lineRemoved: "La ligne a été retirée de votre panier.",
   lineUpdated: "La quantité a été mise à jour.",
-  paymentSoon: "Le paiement en ligne des ateliers ouvre bientôt",
   emptyCart: "Votre panier est vide.",
   noDates: "Aucune date n'est proposée pour cette période.",
   moreDates: "Seules les prochaines dates sont affichées : choisissez une période pour voir les suivantes.",
