@@ -43,7 +43,7 @@ const ORDER_TITLES = { cart: "Ateliers cocktails", voucher: "Bon cadeau" } as co
 /** Returns how many documents it issued and emails it wrote. */
 export async function settleOrder(
   tx: Tx,
-  config: Pick<Config, "platform" | "appUrl" | "appSecret">,
+  config: Pick<Config, "platform" | "appUrl"> & { appSecret?: string },
   orderId: number,
 ): Promise<number> {
   const order = await findOrder(tx, orderId, true);

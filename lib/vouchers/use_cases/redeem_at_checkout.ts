@@ -17,7 +17,7 @@ export interface VoucherAtCheckout {
 
 export async function redeemAtCheckout(
   tx: Tx,
-  config: Pick<Config, "platform" | "appUrl" | "appSecret">,
+  config: Pick<Config, "platform" | "appUrl"> & { appSecret?: string },
   userId: string,
   orderId: number,
 ): Promise<VoucherAtCheckout> {
