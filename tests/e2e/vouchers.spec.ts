@@ -1,0 +1,59 @@
+// Gift vouchers in the browser (issue 12; spec 000 §2 'Vos bons cadeaux'): a customer reaches
+// 'Bons cadeaux' from the site menu, buys a voucher with the simulated card, finds it with its code in
+// 'Vos bons cadeaux', then redeems it on a workshop booking: the cart takes the code, shows the discount
+// and what is left to pay, the card pays the rest, and the voucher is used up.
+import { expect, test } from "@playwright/test";
+import { registerViaApi } from "./support/helpers.ts";
+
+test("un client offre un bon cadeau par carte, puis l'utilise sur une réservation d'atelier", async ({ page }) => {
+  await registerViaApi(page);
+  await page.goto("/");
+  await page.getByRole("link", { name: "Bons cadeaux" }).first().click();
+  await expect(page).toHaveURL(/\/bons-cadeaux$/);
+  const form = page.getByTestId("voucher-form");
+  await expect(form.getByTestId("voucher-price")).toHaveText(/50,00\s€/);
+  await form.getByLabel("Nom du bénéficiaire").fill("Julie Martin");
+  await form.getByLabel("Email du bénéficiaire").fill("julie.e2e@example.fr");
+  await form.getByLabel("Message (facultatif)").fill("Joyeux anniversaire !");
+  await form.getByTestId("voucher-submit").click();
+
+  const payment = page.getByTestId("voucher-payment");
+  await payment.getByRole("button", { name: /4242 4242 4242 4242/ }).click();
+  await payment.getByTestId("pay-submit").click();
+  await expect(page).toHaveURL(/\/dashboard\/client\/bons-cadeaux/);
+  const row = page.getByTestId("vouchers-bought").locator("tbody tr").first();
+  await expect(row).toContainText("julie.e2e@example.fr");
+  await expect(row.getByTestId("voucher-remaining")).toHaveText(/50,00\s€/);
+  const code = (await row.getByTestId("voucher-code").textContent())!.trim();
+  expect(code).toMatch(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/);
+
+  // A 67 € place (55 € + a 10 € HT kit at 20 %): the voucher pays 50 €, the card 17 €.
+  await page.goto("/sessions");
+  await page.getByRole("link", { name: "Atelier Gin tonic signature" }).click();
+  await page.getByTestId("session-date").first().getByRole("button", { name: "Réserver" }).click();
+  await expect(page.getByTestId("notice")).toContainText("Places réservées");
+  await page.goto("/panier");
+  await expect(page.getByTestId("cart-total")).toHaveText(/67,00\s€/);
+  const voucherForm = page.getByTestId("cart-voucher-form");
+  await voucherForm.getByLabel("Vous avez un bon cadeau ?").fill("ZZZZ-ZZZZ-ZZZZ-ZZZZ");
+  await voucherForm.getByRole("button", { name: "Appliquer" }).click();
+  await expect(page.getByTestId("cart-voucher-error")).toHaveText(
+    "Ce code est inconnu. Vérifiez-le et réessayez.",
+  );
+  await voucherForm.getByLabel("Vous avez un bon cadeau ?").fill(code.toLowerCase());
+  await voucherForm.getByRole("button", { name: "Appliquer" }).click();
+  await expect(page.getByTestId("cart-voucher")).toContainText(/50,00\s€ disponibles/);
+  await expect(page.getByTestId("cart-discount")).toHaveText(/−50,00\s€/);
+  await expect(page.getByTestId("cart-to-pay")).toHaveText(/17,00\s€/);
+  await page.getByTestId("cart-pay").click();
+  const cartPayment = page.getByTestId("cart-payment");
+  await cartPayment.getByRole("button", { name: /4242 4242 4242 4242/ }).click();
+  await expect(cartPayment.getByTestId("pay-submit")).toHaveText(/17,00\s€/);
+  await cartPayment.getByTestId("pay-submit").click();
+  await expect(page.getByTestId("checkout-done")).toContainText("Merci, votre réservation est confirmée !");
+
+  await page.goto("/dashboard/client/bons-cadeaux");
+  const used = page.getByTestId("vouchers-bought").locator("tbody tr").first();
+  await expect(used.getByTestId("voucher-remaining")).toHaveText(/0,00\s€/);
+  await expect(used).toContainText("Utilisé");
+});
