@@ -2,7 +2,7 @@
 // client2@example.fr bought for client@example.fr (listed as received). Made the way a real purchase is:
 // the voucher order and the voucher through the purchase's own store functions, a succeeded payment of
 // the simulated provider recorded by record_card_payment (which runs order_paid → order_paid_voucher),
-// then settleOrder (the invoice in the FA series, the emails). Idempotent: a buyer who already has a
+// then settleOrder (the invoice in the FA series; no email: seeding sends none). Idempotent: a buyer who already has a
 // voucher is skipped.
 import type { Tx } from "../db/database.ts";
 import type { Config } from "../config.ts";
@@ -15,15 +15,13 @@ import { insertVoucher, insertVoucherOrder } from "../vouchers/store.ts";
 const DEMO_VOUCHERS = [
   {
     buyer: "client@example.fr",
-    sender: "Inès Moreau",
     recipientName: "Julie Martin",
     recipientEmail: "julie.martin@example.fr",
     message: "Joyeux anniversaire Julie ! Un atelier mojito t'attend.",
   },
   {
     buyer: "client2@example.fr",
-    sender: "Camille Bernard",
-    recipientName: "Inès",
+    recipientName: "Camille Bernard",
     recipientEmail: "client@example.fr",
     message: "Merci pour tout, à toi de choisir ton atelier !",
   },
@@ -34,8 +32,9 @@ export async function seedDemoVouchers(
   config: Pick<Config, "platform" | "appUrl" | "appSecret">,
 ): Promise<void> {
   for (const demo of DEMO_VOUCHERS) {
-    const [buyer] = await tx<{ id: string; has: boolean }>`
-      select u.id::text as id, exists (select from public.vouchers v where v.buyer_id = u.id) as has
+    const [buyer] = await tx<{ id: string; has: boolean; name: string }>`
+      select u.id::text as id, exists (select from public.vouchers v where v.buyer_id = u.id) as has,
+        trim(u.firstname || ' ' || u.lastname) as name
       from public.users u where u.email = ${demo.buyer}`;
     if (!buyer || buyer.has) continue;
     const code = generateCode();
@@ -51,7 +50,7 @@ export async function seedDemoVouchers(
       codeHash: await codeHash(code),
       codeSealed: await sealCode(code, config.appSecret),
       amount: VOUCHER_PRICE_CENTS,
-      senderName: demo.sender,
+      senderName: buyer.name,
       recipientName: demo.recipientName,
       recipientEmail: demo.recipientEmail,
       message: demo.message,
@@ -71,6 +70,7 @@ export async function seedDemoVouchers(
       amount: VOUCHER_PRICE_CENTS,
       currency: "eur",
     });
-    await settleOrder(tx, config, orderId);
+    // Its invoice, as the payment's settlement issues it; no email (seeding sends none).
+    await settleOrder(tx, { platform: config.platform, appUrl: config.appUrl }, orderId);
   }
 }

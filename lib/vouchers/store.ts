@@ -163,7 +163,7 @@ export async function voucherOfOrder(tx: Tx, orderId: number): Promise<VoucherRo
   return row ?? null;
 }
 
-export async function setVoucherEmail(tx: Tx, id: string, emailId: string, invoiceId: string | null) {
+export async function setVoucherEmail(tx: Tx, id: string, emailId: string | null, invoiceId: string | null) {
   await tx.query(
     "update public.vouchers set email_id = $2, invoice_id = coalesce($3, invoice_id) where id = $1",
     [id, emailId, invoiceId],
