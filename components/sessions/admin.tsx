@@ -9,6 +9,7 @@ import { centsToEuros, formatEuros } from "../../lib/money.ts";
 import { formatDateTime, REGISTRATION_STATUSES, unitPrice } from "../../lib/sessions/rules.ts";
 import type { AdminSessionRow, DateRow, SessionRow } from "../../lib/sessions/store.ts";
 import type { DateBookings } from "../../lib/sessions/use_cases/date_bookings.ts";
+import { AdminDatePayments } from "../orders/AdminDatePayments.tsx";
 
 const BASE = "/dashboard/admin/ateliers";
 const INPUT = "mt-1 w-full rounded border border-slate-300 px-2 py-1";
@@ -282,6 +283,7 @@ export function AdminDatePage({ bookings }: { bookings: DateBookings }) {
             </tbody>
           </table>
         )}
+      <AdminDatePayments orders={bookings.orders} />
     </>
   );
 }

@@ -289,3 +289,44 @@ export async function cancelRegistrationRow(
     select public.cancel_registration(${registrationId}::uuid, ${reason}, ${by}::uuid) as result`;
   return row.result;
 }
+
+// ---------------------------------------------------------------------------------------------------
+// The admin's view of a date's orders: payments, refunds and documents (RLS: admins read them all).
+
+export interface DateOrderLedger {
+  orderId: number;
+  status: OrderStatus;
+  customer: string | null;
+  total: number;
+  discount: number;
+  payments: { id: string; amount: number; refunded: number; overpayment: boolean; paidAt: Date }[];
+  documents: { id: string; series: string; kind: string; number: string }[];
+}
+
+export async function orderLedgerOfDate(tx: Tx, dateId: number): Promise<DateOrderLedger[]> {
+  const rows = await tx<DateOrderLedger>`
+    select o.id as "orderId", o.status, (select u.email from public.users u where u.id = o.user_id) as customer,
+      o.total_amount as total, o.discount_amount as discount,
+      coalesce((select jsonb_agg(jsonb_build_object('id', p.id, 'amount', p.amount, 'refunded', p.refunded_amount,
+                 'overpayment', p.overpayment, 'paidAt', p.paid_at) order by p.paid_at)
+                from public.deal_payments p where p.order_id = o.id), '[]') as payments,
+      coalesce((select jsonb_agg(jsonb_build_object('id', i.id, 'series', i.series, 'kind', i.kind, 'number', i.number)
+                 order by i.issued_at, i.number)
+                from public.invoices i where i.order_id = o.id), '[]') as documents
+    from public.orders o
+    where o.id in (select g.order_id from public.registrations g where g.date_id = ${dateId})
+      and (o.status = 'paid' or exists (select from public.deal_payments p where p.order_id = o.id))
+    order by o.id`;
+  return rows.map((r) => ({
+    ...r,
+    orderId: Number(r.orderId),
+    total: Number(r.total),
+    discount: Number(r.discount),
+    payments: r.payments.map((p) => ({
+      ...p,
+      amount: Number(p.amount),
+      refunded: Number(p.refunded),
+      paidAt: new Date(p.paidAt),
+    })),
+  }));
+}

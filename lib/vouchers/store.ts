@@ -146,9 +146,10 @@ export async function reserveCartVoucher(tx: Tx, userId: string, orderId: number
   return Number(row.taken);
 }
 
-/** As the system: pays an order its voucher covers whole (no card). */
+/** As the system: pays an order its voucher covers whole, without a card (the checkout's
+ * pay_order_without_card(): the same order_paid() dispatch). */
 export async function payOrderWithVoucher(tx: Tx, orderId: number): Promise<boolean> {
-  const [row] = await tx.query<{ paid: boolean }>("select public.pay_order_with_voucher($1) as paid", [
+  const [row] = await tx.query<{ paid: boolean }>("select public.pay_order_without_card($1) as paid", [
     orderId,
   ]);
   return row.paid;

@@ -11,7 +11,8 @@
 --     amount — cents TTC — and vat_rate), in the use case's transaction; then call the TypeScript
 --     `createOrderIntent(deps, customer, orderId)` (lib/orders/use_cases/create_order_intent.ts), which
 --     answers the same payment intent as /api/payment/intent. The amount asked is always
---     public.order_amount_due(order) = total_amount − discount_amount.
+--     public.order_amount_due(order) = total_amount − discount_amount. An order a discount covers whole
+--     is paid without a card by public.pay_order_without_card(order_id) (same dispatch, same documents).
 --   * When an order's payment is recorded and counts (record_card_payment → record_order_payment), in
 --     that same transaction public.order_paid(order_id) runs the kind's handler by name:
 --     public.order_paid_<kind>(order_id bigint) returns boolean. true: fulfilled (the order becomes
@@ -175,6 +176,10 @@ begin
   -- The cart row first: two checkouts of one customer run one after the other.
   select c.id into cart from public.carts c where c.user_id = p_user for update;
   if cart is null then return; end if;
+  -- The customer's unpaid orders before the dates (create_cart_order supersedes them): orders are
+  -- always locked before dates, as record_order_payment and cancel_registration lock them.
+  perform from public.orders o where o.user_id = p_user and o.kind = 'cart' and o.status in ('pending', 'expired')
+  order by o.id for update;
   select count(*)::int into expired from public.cart_lines l where l.cart_id = cart and l.expires_at <= now();
   perform from public.session_dates d
   where d.id in (select l.date_id from public.cart_lines l where l.cart_id = cart)
@@ -525,3 +530,29 @@ begin
 end $$;
 revoke execute on function public.cancel_registration(uuid, text, uuid) from public;
 grant execute on function public.cancel_registration(uuid, text, uuid) to service_role;
+
+-- ---------------------------------------------------------------------------------------------------
+-- An order a discount covers whole (a gift voucher worth the total): nothing to pay by card. Paid at
+-- once through the same order_paid() dispatch; its invoice and receipt come from the 'order-settle'
+-- job (settleOrder issues them for a paid order without a kept payment). Returns whether it is paid.
+create or replace function public.pay_order_without_card(p_order_id bigint) returns boolean
+language plpgsql security definer set search_path = '' as $$
+declare
+  ord public.orders;
+begin
+  select * into ord from public.orders where id = p_order_id for update;
+  if not found or ord.status not in ('pending', 'expired') or public.order_amount_due(ord.id) > 0 then
+    return false;
+  end if;
+  if not public.order_paid(ord.id) then
+    update public.registrations set status = 'canceled' where order_id = ord.id and status = 'pending';
+    update public.orders set status = 'canceled', canceled_at = now() where id = ord.id;
+    return false;
+  end if;
+  update public.orders set status = 'paid', paid_at = now(), canceled_at = null where id = ord.id;
+  perform public.supersede_order_intents(ord.id, null);
+  perform outbox.enqueue('order-settle', jsonb_build_object('orderId', ord.id), 'order-' || ord.id);
+  return true;
+end $$;
+revoke execute on function public.pay_order_without_card(bigint) from public;
+grant execute on function public.pay_order_without_card(bigint) to service_role;

@@ -10,9 +10,10 @@
 --     checkout's transaction, under the voucher's row lock (so twenty simultaneous checkouts on one
 --     voucher take at most what it has, one after the other), and written to orders.discount_amount
 --     (the checkout's contract): the card is asked only for the rest, and an order the voucher covers
---     whole is paid by it at once, without a card. Consumed when the order is paid; released (given
---     back to the voucher) when the order is canceled (a newer checkout supersedes it, an admin cancels
---     it) or left unpaid a day after it expired (the job registry), so a voucher is never stuck.
+--     whole is paid by it at once, without a card (the checkout's pay_order_without_card()). Consumed
+--     when the order is paid; released (given back to the voucher) when the order is canceled (a newer
+--     checkout supersedes it, an admin cancels it) or left unpaid a day after it expired (the job
+--     registry), so a voucher is never stuck.
 --   * cart_vouchers: the code a customer applied to its cart (one per cart), read by the cart and taken
 --     by the checkout.
 -- Who sees what: a voucher's buyer, the customer it was sent to (their account's email, once its send
@@ -206,27 +207,6 @@ begin
 end $$;
 revoke execute on function public.reserve_cart_voucher(uuid, bigint) from public;
 grant execute on function public.reserve_cart_voucher(uuid, bigint) to service_role;
-
--- An order its voucher covers whole is paid by it, without a card, in the checkout's transaction: the
--- kind's handler seats it (order_paid), the order is 'paid' (the trigger below consumes the voucher).
--- Returns whether it was paid; false when something is left to pay or the order cannot be fulfilled
--- (then nothing changed: the caller answers the conflict and the transaction rolls back).
-create or replace function public.pay_order_with_voucher(p_order bigint) returns boolean
-language plpgsql security definer set search_path = '' as $$
-declare
-  ord public.orders;
-begin
-  select * into ord from public.orders where id = p_order for update;
-  if not found or ord.status <> 'pending' or ord.discount_amount <= 0
-     or public.order_amount_due(p_order) > 0 then
-    return false;
-  end if;
-  if not public.order_paid(p_order) then return false; end if;
-  update public.orders set status = 'paid', paid_at = now(), canceled_at = null where id = p_order;
-  return true;
-end $$;
-revoke execute on function public.pay_order_with_voucher(bigint) from public;
-grant execute on function public.pay_order_with_voucher(bigint) to service_role;
 
 -- What the order's vouchers reserved is spent for good (the order is paid), and the code leaves the
 -- cart. Returns the cents consumed.

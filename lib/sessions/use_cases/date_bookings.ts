@@ -16,6 +16,7 @@ import {
   type SessionRow,
 } from "../store.ts";
 import { ADMIN_ONLY } from "./admin_sessions.ts";
+import { type DateOrderLedger, orderLedgerOfDate } from "../../orders/store.ts";
 
 export interface DateBookings {
   session: SessionRow;
@@ -23,6 +24,8 @@ export interface DateBookings {
   holds: HoldRow[];
   registrations: RegistrationRow[];
   alerts: number;
+  /** The date's paid orders: payments, refunds, documents (lib/orders). */
+  orders: DateOrderLedger[];
 }
 
 export async function dateBookings(deps: Deps, actor: Actor, uuid: string): Promise<DateBookings> {
@@ -37,6 +40,7 @@ export async function dateBookings(deps: Deps, actor: Actor, uuid: string): Prom
       holds: await holdsOfDate(tx, date.id),
       registrations: await registrationsOfDate(tx, date.id),
       alerts: await alertsOfDate(tx, date.id),
+      orders: await orderLedgerOfDate(tx, date.id),
     };
   });
   if (!found) throw new AppError("not_found", SESSION_MESSAGES.notFound);

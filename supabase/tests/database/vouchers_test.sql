@@ -57,8 +57,8 @@ select function_privs_are('public', 'reserve_cart_voucher', array['uuid', 'bigin
   array[]::text[], 'customers cannot reserve a voucher themselves');
 select function_privs_are('public', 'order_paid_voucher', array['bigint'], 'authenticated', array[]::text[],
   'customers cannot activate a voucher');
-select function_privs_are('public', 'pay_order_with_voucher', array['bigint'], 'authenticated', array[]::text[],
-  'customers cannot pay an order with a voucher themselves');
+select function_privs_are('public', 'release_order_vouchers', array['bigint'], 'authenticated', array[]::text[],
+  'customers cannot give a reservation back themselves');
 select function_privs_are('public', 'apply_cart_voucher', array['text'], 'anon', array[]::text[],
   'anonymous visitors cannot apply a code');
 
