@@ -1,9 +1,11 @@
 // Gift vouchers in the browser (issue 12; spec 000 §2 'Vos bons cadeaux'): a customer reaches
 // 'Bons cadeaux' from the site menu, buys a voucher with the simulated card, finds it with its code in
 // 'Vos bons cadeaux', then redeems it on a workshop booking: the cart takes the code, shows the discount
-// and what is left to pay, the card pays the rest, and the voucher is used up.
-import { expect, test } from "@playwright/test";
-import { registerViaApi } from "./support/helpers.ts";
+// and what is left to pay, the card pays the rest, and the voucher is used up. Then the pages pass axe
+// (WCAG 2.1 AA) at 390 px.
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page, test } from "@playwright/test";
+import { DEMO, DEMO_PASSWORD, registerViaApi } from "./support/helpers.ts";
 
 test("un client offre un bon cadeau par carte, puis l'utilise sur une réservation d'atelier", async ({ page }) => {
   await registerViaApi(page);
@@ -56,4 +58,33 @@ test("un client offre un bon cadeau par carte, puis l'utilise sur une réservati
   const used = page.getByTestId("vouchers-bought").locator("tbody tr").first();
   await expect(used.getByTestId("voucher-remaining")).toHaveText(/0,00\s€/);
   await expect(used).toContainText("Utilisé");
+});
+
+async function axe(page: Page) {
+  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+test("les pages des bons cadeaux passent les contrôles d'accessibilité (axe, WCAG 2.1 AA)", async ({ page }) => {
+  const login = await page.request.post("/api/security/login", {
+    data: { username: DEMO.client.email, password: DEMO_PASSWORD },
+  });
+  expect(login.status()).toBe(200);
+  // At 390 px, where the tables scroll and the dialog takes the screen's width (1280 px: the same markup).
+  for (const width of [390]) {
+    await page.setViewportSize({ width, height: width < 500 ? 844 : 800 });
+    await page.goto("/bons-cadeaux", { waitUntil: "networkidle" });
+    expect(await axe(page), `/bons-cadeaux à ${width} px`).toEqual([]);
+    await page.goto("/dashboard/client/bons-cadeaux", { waitUntil: "networkidle" });
+    // The demo customer bought one voucher and received one.
+    await expect(page.getByTestId("vouchers-bought").locator("tbody tr")).toHaveCount(1);
+    await expect(page.getByTestId("vouchers-received").locator("tbody tr")).toHaveCount(1);
+    // One pass with the purchase dialog open checks the page and the dialog's form together.
+    await page.getByTestId("voucher-offer").click();
+    const dialog = page.getByRole("dialog", { name: "Offrir un bon cadeau" });
+    await expect(dialog).toBeVisible();
+    expect((await dialog.boundingBox())!.width).toBeLessThanOrEqual(800);
+    expect(await axe(page), `Vos bons cadeaux et le formulaire d'achat à ${width} px`).toEqual([]);
+  }
 });
