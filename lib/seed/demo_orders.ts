@@ -5,7 +5,7 @@
 import type { Tx } from "../db/database.ts";
 import type { Config } from "../config.ts";
 import { DEMO_SESSIONS } from "./demo_sessions.ts";
-import { orderLineOf } from "../orders/rules.ts";
+import { orderLineOf } from "../orders/pricing.ts";
 import { createCartOrder, lockCartForCheckout } from "../orders/store.ts";
 import { recordCardPayment } from "../payments/store.ts";
 import { settleOrder } from "../orders/use_cases/settle_order.ts";

@@ -187,7 +187,9 @@ begin
   perform public.release_expired_for_date(l.date_id)
   from (select distinct l.date_id from public.cart_lines l where l.cart_id = cart and l.expires_at <= now()) l;
   return query
-    select l.id, l.date_id, l.quantity, l.expires_at, d.dtstart, d.state, d.price_ttc, d.travel_cost_ttc,
+    -- state: 'soon' for a date an admin marked 'BIENTÔT DISPO' since the hold (no checkout then).
+    select l.id, l.date_id, l.quantity, l.expires_at, d.dtstart, case when d.soon then 'soon' else d.state end,
+      d.price_ttc, d.travel_cost_ttc,
       d.additional_costs, s.title, s.city, expired
     from public.cart_lines l
     join public.session_dates d on d.id = l.date_id

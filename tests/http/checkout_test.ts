@@ -241,6 +241,12 @@ checkoutTest(
     const expired = await client.post("/api/cart/checkout", {});
     assertEquals([expired.status, expired.json<Json>().message], [409, CHECKOUT_MESSAGES.expired]);
     assertEquals(await placesLeft(date.uuid), 3, "the expired hold gave its place back");
+    // A date marked 'BIENTÔT DISPO' (or closed) since the hold is not paid for.
+    const later = await makeDate(3);
+    await add(client, later, 1);
+    await systemQuery(db, "update public.session_dates set soon = true where uuid = $1", [later.uuid]);
+    const soon = await client.post("/api/cart/checkout", {});
+    assertEquals([soon.status, soon.json<Json>().message], [409, CHECKOUT_MESSAGES.dateUnavailable]);
   },
 );
 
@@ -271,13 +277,24 @@ checkoutTest(
     // The refund of the first payment goes to the provider, then its credit note.
     await drainRefunds(deps);
     await drainOutbox();
-    const docs = await systemQuery<{ series: string; kind: string }>(
+    const docs = await systemQuery<{ id: string; series: string; kind: string }>(
       db,
-      `select i.series, i.kind from public.invoices i join public.deal_payments p on p.id = i.payment_id
+      `select i.id::text, i.series, i.kind from public.invoices i join public.deal_payments p on p.id = i.payment_id
      where p.provider_payment_id = $1 order by i.series`,
       [first.paymentIntentId],
     );
     assertEquals(docs.map((d) => `${d.series}:${d.kind}`), ["AV:credit_note", "FA:deposit"]);
+    // Both stay valid Factur-X (EN 16931): the advance invoice (386) and its credit note (381).
+    const adminClient = await as("admin@example.fr");
+    for (const doc of docs) {
+      const pdf = await download(adminClient, `/quote/invoice/${doc.id}`);
+      assertEquals(pdf.status, 200, doc.series);
+      assertEquals(await facturXSchemaErrors(await attachment(pdf.bytes)), [], doc.series);
+    }
+    // 'Vos sessions': the booking, and the replaced checkout's registration as 'Annulé' since money was
+    // taken (and refunded) for it.
+    const list = (await client.get("/api/customer/registrations")).json<Json>();
+    assertEquals(list.results.map((r: Json) => r.status), ["invoiced", "canceled"]);
     // A payment for an order already paid is refunded too (a replayed confirm changes nothing).
     const again = await client.post("/api/payment/confirm", { paymentIntentId: second.paymentIntentId });
     assertEquals(again.json<Json>().paymentStatus, "succeeded");
@@ -406,5 +423,55 @@ checkoutTest(
     // Canceled: the customer no longer gets the receipt (§4), the admin still does.
     assertEquals((await download(client, `/api/customer/registration/receipt/${reg.id}`)).status, 404);
     assertEquals((await download(admin, `/api/customer/registration/receipt/${reg.id}`)).status, 200);
+  },
+);
+
+checkoutTest(
+  "recorded by the webhook alone (SQL only), then confirmed: the 'order-settle' job issues the documents once",
+  async () => {
+    const { db } = await testEnv();
+    const date = await makeDate(3);
+    const { client, id, email } = await newCustomer();
+    await add(client, date, 1);
+    const intent = await checkout(client);
+    const card = await client.post("/api/payment/simulated/confirm", {
+      paymentIntentId: intent.paymentIntentId,
+      cardNumber: TEST_CARDS.succeeds,
+    });
+    assertEquals(card.status, 200);
+    // What the Stripe webhook edge function does: one statement, no app code.
+    const [row] = await systemQuery<{ recorded: boolean; overpayment: boolean }>(
+      db,
+      "select recorded, overpayment from public.record_card_payment('simulated', $1, 'succeeded', $2, 'eur')",
+      [intent.paymentIntentId, intent.amountCents],
+    );
+    assertEquals([row.recorded, row.overpayment], [true, false]);
+    const [{ orderId }] = await registrationsOf(id);
+    const count = async (series: string) =>
+      Number(
+        (await systemQuery<{ n: number }>(
+          db,
+          "select count(*)::int as n from public.invoices where order_id = $1 and series = $2",
+          [orderId, series],
+        ))[0].n,
+      );
+    assertEquals(await count("FA"), 0, "nothing issued by the webhook itself");
+    await drainOutbox();
+    assertEquals(
+      [await count("FA"), await count("RE")],
+      [1, 1],
+      "the job issued the invoice and the receipt",
+    );
+    // The customer's confirm arrives after: success, nothing issued twice, one email.
+    const confirmed = await client.post("/api/payment/confirm", { paymentIntentId: intent.paymentIntentId });
+    assertEquals(confirmed.json<Json>().message, CHECKOUT_MESSAGES.paid);
+    await drainOutbox();
+    assertEquals([await count("FA"), await count("RE")], [1, 1]);
+    const mails = await systemQuery<{ n: number }>(
+      db,
+      "select count(*)::int as n from public.email_outbox where recipient = $1 and template = 'registration-confirmation'",
+      [email],
+    );
+    assertEquals(Number(mails[0].n), 1);
   },
 );
