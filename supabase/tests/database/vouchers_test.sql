@@ -5,7 +5,7 @@
 -- most what is left, and the check constraint refuses any overdraft even for the owner; consuming and
 -- releasing settle a reservation once.
 begin;
-select plan(62);
+select plan(66);
 
 select tests.create_user('Admin', 'admin'), tests.create_user('Customer', 'buyer'),
   tests.create_user('Customer', 'friend'), tests.create_user('Customer', 'stranger'),
@@ -146,6 +146,23 @@ select tests.act_as('buyer');
 select is((select count(*)::int from public.voucher_redemptions), 2, 'the buyer reads its voucher''s redemptions');
 select tests.act_as('partner');
 select is((select count(*)::int from public.voucher_redemptions), 0, 'a partner reads none');
+
+-- An order left expired over a day gives its reservation back (the registry's hourly job), and its discount.
+select tests.act_as_service();
+insert into public.orders (id, kind, user_id, status, total_amount, discount_amount, updated_at)
+  overriding system value values
+  (9005, 'cart', tests.user_id('stranger'), 'expired', 1500, 1500, now() - interval '2 days'),
+  (9006, 'cart', tests.user_id('stranger'), 'expired', 500, 500, now() - interval '2 hours');
+insert into public.voucher_redemptions (voucher_id, user_id, order_id, amount) values
+  ('c0000000-0000-4000-8000-000000000001', tests.user_id('stranger'), 9005, 1500),
+  ('c0000000-0000-4000-8000-000000000001', tests.user_id('stranger'), 9006, 500);
+update public.vouchers set remaining = remaining - 2000 where id = 'c0000000-0000-4000-8000-000000000001';
+select is(public.release_stale_voucher_holds(), 1, 'one order expired for over a day');
+select is((select remaining from public.vouchers where id = 'c0000000-0000-4000-8000-000000000001'), 1500::bigint,
+  'its 15 € are back; the recent one keeps its 5 €');
+select is((select discount_amount from public.orders where id = 9005), 0::bigint,
+  'the order no longer counts the discount (a late payment is then refunded)');
+select is(public.release_stale_voucher_holds(), 0, 'once');
 
 -- The voucher order paid (order_paid dispatches to order_paid_voucher).
 select tests.act_as_service();
