@@ -42,7 +42,9 @@ export function typeCode(doc: BillingDocument): "380" | "381" | "386" {
  * credit notes. */
 export function billingFramework(doc: BillingDocument): "S1" | "S2" | "S4" {
   if (doc.kind === "final" || doc.kind === "commission_final") return "S4";
-  if ((doc.kind === "full" || doc.kind === "voucher") && doc.amountDue === 0 && doc.amountPaid > 0) return "S2";
+  if ((doc.kind === "full" || doc.kind === "voucher") && doc.amountDue === 0 && doc.amountPaid > 0) {
+    return "S2";
+  }
   return "S1";
 }
 
