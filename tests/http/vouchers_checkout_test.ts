@@ -200,6 +200,8 @@ voucherTest("redeeming: the voucher lowers the card payment and keeps its remain
   await book(friend.client, date, 1);
   const applied = await friend.client.post("/api/cart/code", { code: voucher.code });
   assertEquals(applied.status, 200, applied.text);
+  const cart = (await friend.client.get("/api/cart")).json<Json>().results;
+  assertEquals([cart.total, cart.discount, cart.toPay], [3000, 3000, 0]);
   // 30 € of 50 €: the voucher covers it whole, no card.
   const first = await friend.client.post("/api/cart/checkout", {});
   assertEquals(first.status, 200, first.text);

@@ -169,6 +169,8 @@ httpTest("vouchers: applying a code to the cart, and each refusal in French", as
   assertEquals(applied.status, 200, applied.text);
   assertEquals(applied.json<Json>().results.remaining, 3000);
   assert(applied.json<Json>().message.startsWith("Bon cadeau appliqué"), applied.text);
+  const cart = (await c.get("/api/cart")).json<Json>().results;
+  assertEquals([cart.voucher, cart.discount, cart.toPay], [{ remaining: 3000 }, 0, 0], "an empty cart");
   // The customer who applied it now reads it (RLS), without an invoice link.
   const listed = (await c.get("/api/customer/discounts")).json<Json>().results.find((r: Json) =>
     r.id === v.id

@@ -3,6 +3,7 @@
 import { type Actor, transactionAs } from "../../actor.ts";
 import type { Deps } from "../../deps.ts";
 import { cartVoucher } from "../store.ts";
+import { voucherDiscount } from "../rules.ts";
 
 export async function cartVoucherView(deps: Deps, actor: Actor): Promise<{ remaining: number } | null> {
   if (actor.kind !== "user" || actor.user.type !== "Customer") return null;
@@ -11,4 +12,10 @@ export async function cartVoucherView(deps: Deps, actor: Actor): Promise<{ remai
     return null;
   }
   return row.remaining > 0 ? { remaining: row.remaining } : null;
+}
+
+/** GET /api/cart's voucher fields: the voucher (null without one), what it would pay, what is left to pay. */
+export function cartWithVoucher(total: number, voucher: { remaining: number } | null) {
+  const discount = voucher ? voucherDiscount(voucher.remaining, total) : 0;
+  return { voucher, discount, toPay: total - discount };
 }
