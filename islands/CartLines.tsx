@@ -22,6 +22,9 @@ import {
   SNACKBAR_MS,
 } from "../lib/sessions/rules.ts";
 
+/** The checkout's answer when the gift voucher paid the whole order (no card payment follows). */
+class PaidByVoucher extends Error {}
+
 export interface CartLineProps {
   id: string;
   sessionTitle: string;
@@ -73,6 +76,26 @@ export default function CartLines(
     ).catch((error) => say("error", error instanceof Error ? error.message : C.orderChanged));
   }, []);
 
+  /** The checkout extends the holds to cover the payment: the countdowns follow. */
+  const startIntent = async () => {
+    const intent = await createCartIntent();
+    try {
+      const { results } = await api<{ results: { lines: { id: string; expiresAt: number }[] } }>(
+        "GET",
+        "/api/cart",
+      );
+      setLines((list) =>
+        list.map((l) => ({
+          ...l,
+          expiresAt: results.lines.find((r) => r.id === l.id)?.expiresAt ?? l.expiresAt,
+        }))
+      );
+    } catch {
+      // The countdown is only shown: the server holds the places whatever it says.
+    }
+    return intent;
+  };
+
   const openPayment = () => {
     setPaying(true);
     import("../components/payments/PaymentForm.tsx").then((module) => setForm(() => module.default))
@@ -105,13 +128,14 @@ export default function CartLines(
   const toPay = total - discount;
   /** The checkout: a card intent, or the order paid by the voucher alone (no card form then). */
   const startCheckout = async () => {
-    const answer = await createCartIntent() as Awaited<ReturnType<typeof createCartIntent>> & {
+    const answer = await startIntent() as Awaited<ReturnType<typeof createCartIntent>> & {
       paidByVoucher?: boolean;
       message?: string;
     };
     if (answer.paidByVoucher) {
       setDone({ message: answer.message ?? C.paid, success: true });
-      throw new Error(answer.message);
+      // Stops the card form: the success screen replaces it.
+      throw new PaidByVoucher(answer.message ?? C.paid);
     }
     return answer;
   };
@@ -122,7 +146,9 @@ export default function CartLines(
       // Something was left to pay after all (the voucher was used meanwhile): the card form takes over.
       openPayment();
     } catch (error) {
-      if (!(error instanceof Error) || !error.message) say("error", C.orderChanged);
+      if (error instanceof PaidByVoucher) return;
+      setPaying(false);
+      say("error", error instanceof Error && error.message ? error.message : C.orderChanged);
     }
   };
 
@@ -223,7 +249,8 @@ export default function CartLines(
       )}
       {live.length > 0 && !canPay && (
         <p role="note" class="rounded-lg bg-sky-50 p-3 text-sky-900">
-          {C.loginRequired} <a href="/login" class="font-semibold underline">Se connecter</a>
+          {C.loginRequired}{" "}
+          <a href="/login?redirect=%2Fpanier" class="font-semibold underline">Se connecter</a>
         </p>
       )}
       {live.length > 0 && canPay && !paying && (

@@ -1,7 +1,8 @@
 // Gift vouchers in the browser (issue 12; spec 000 §2 'Vos bons cadeaux'): a customer reaches
 // 'Bons cadeaux' from the site menu, buys a voucher with the simulated card, finds it with its code in
-// 'Vos bons cadeaux', then redeems it on a workshop booking: the cart takes the code, shows the discount
-// and what is left to pay, the card pays the rest, and the voucher is used up. Then the pages pass axe
+// 'Vos bons cadeaux', then redeems it on two workshop bookings: the first it pays whole (no card), the
+// second takes its last 5 € (the cart shows the discount and what is left) and the card pays the rest;
+// the voucher is used up. Then the pages pass axe
 // (WCAG 2.1 AA) at 390 px.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
@@ -29,13 +30,13 @@ test("un client offre un bon cadeau par carte, puis l'utilise sur une réservati
   const code = (await row.getByTestId("voucher-code").textContent())!.trim();
   expect(code).toMatch(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/);
 
-  // A 67 € place (55 € + a 10 € HT kit at 20 %): the voucher pays 50 €, the card 17 €.
+  // A 45 € place: the voucher pays it whole, no card; 5 € are left on it.
   await page.goto("/sessions");
-  await page.getByRole("link", { name: "Atelier Gin tonic signature" }).click();
+  await page.getByRole("link", { name: "Atelier Mojito et rhums du monde" }).click();
   await page.getByTestId("session-date").first().getByRole("button", { name: "Réserver" }).click();
   await expect(page.getByTestId("notice")).toContainText("Places réservées");
   await page.goto("/panier");
-  await expect(page.getByTestId("cart-total")).toHaveText(/67,00\s€/);
+  await expect(page.getByTestId("cart-total")).toHaveText(/45,00\s€/);
   const voucherForm = page.getByTestId("cart-voucher-form");
   await voucherForm.getByLabel("Vous avez un bon cadeau ?").fill("ZZZZ-ZZZZ-ZZZZ-ZZZZ");
   await voucherForm.getByRole("button", { name: "Appliquer" }).click();
@@ -45,12 +46,28 @@ test("un client offre un bon cadeau par carte, puis l'utilise sur une réservati
   await voucherForm.getByLabel("Vous avez un bon cadeau ?").fill(code.toLowerCase());
   await voucherForm.getByRole("button", { name: "Appliquer" }).click();
   await expect(page.getByTestId("cart-voucher")).toContainText(/50,00\s€ disponibles/);
-  await expect(page.getByTestId("cart-discount")).toHaveText(/−50,00\s€/);
-  await expect(page.getByTestId("cart-to-pay")).toHaveText(/17,00\s€/);
+  await expect(page.getByTestId("cart-to-pay")).toHaveText(/0,00\s€/);
+  await page.getByRole("button", { name: "Régler avec mon bon cadeau" }).click();
+  await expect(page.getByTestId("checkout-done")).toContainText(
+    "Votre bon cadeau couvre toute votre réservation",
+  );
+
+  // A 67 € place (55 € + a 10 € HT kit at 20 %): the voucher's last 5 €, the card 62 €.
+  await page.goto("/sessions");
+  await page.getByRole("link", { name: "Atelier Gin tonic signature" }).click();
+  await page.getByTestId("session-date").first().getByRole("button", { name: "Réserver" }).click();
+  await expect(page.getByTestId("notice")).toContainText("Places réservées");
+  await page.goto("/panier");
+  await expect(page.getByTestId("cart-total")).toHaveText(/67,00\s€/);
+  await page.getByLabel("Vous avez un bon cadeau ?").fill(code);
+  await page.getByRole("button", { name: "Appliquer" }).click();
+  await expect(page.getByTestId("cart-voucher")).toContainText(/5,00\s€ disponibles/);
+  await expect(page.getByTestId("cart-discount")).toHaveText(/−5,00\s€/);
+  await expect(page.getByTestId("cart-to-pay")).toHaveText(/62,00\s€/);
   await page.getByTestId("cart-pay").click();
   const cartPayment = page.getByTestId("cart-payment");
   await cartPayment.getByRole("button", { name: /4242 4242 4242 4242/ }).click();
-  await expect(cartPayment.getByTestId("pay-submit")).toHaveText(/17,00\s€/);
+  await expect(cartPayment.getByTestId("pay-submit")).toHaveText(/62,00\s€/);
   await cartPayment.getByTestId("pay-submit").click();
   await expect(page.getByTestId("checkout-done")).toContainText("Merci, votre réservation est confirmée !");
 

@@ -213,6 +213,16 @@ checkoutTest(
       401,
     );
     assertEquals((await download(client, "/api/customer/registration/receipt/not-a-uuid")).status, 404);
+    // The documents by id (/quote/invoice/{id}): the customer and admins; a partner or another customer
+    // reads nothing (RLS).
+    const [fa] = await systemQuery<{ id: string }>(
+      db,
+      "select id::text from public.invoices where order_id = $1 and series = 'FA'",
+      [regs[0].orderId],
+    );
+    assertEquals((await download(client, `/quote/invoice/${fa.id}`)).status, 200);
+    assertEquals((await download(await as("partenaire@example.fr"), `/quote/invoice/${fa.id}`)).status, 404);
+    assertEquals((await download(await as("client2@example.fr"), `/quote/invoice/${fa.id}`)).status, 404);
   },
 );
 
@@ -399,6 +409,10 @@ checkoutTest(
       403,
     );
     const admin = await as("admin@example.fr");
+    assertEquals(
+      (await new Client({ ip: freshIp() }).post(`/api/admin/registration/${reg.id}/cancel`, {})).status,
+      401,
+    );
     const res = await admin.post(`/api/admin/registration/${reg.id}/cancel`, { reason: "Date annulée" });
     assertEquals(res.status, 200, res.text);
     assertEquals(res.json<Json>().results.refunded, 11400);
