@@ -6,7 +6,7 @@
 // (WCAG 2.1 AA) at 390 px.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
-import { DEMO, DEMO_PASSWORD, registerViaApi } from "./support/helpers.ts";
+import { DEMO, DEMO_PASSWORD, flash, registerViaApi } from "./support/helpers.ts";
 
 test("un client offre un bon cadeau par carte, puis l'utilise sur une réservation d'atelier", async ({ page }) => {
   await registerViaApi(page);
@@ -24,6 +24,7 @@ test("un client offre un bon cadeau par carte, puis l'utilise sur une réservati
   await payment.getByRole("button", { name: /4242 4242 4242 4242/ }).click();
   await payment.getByTestId("pay-submit").click();
   await expect(page).toHaveURL(/\/dashboard\/client\/bons-cadeaux/);
+  await expect(flash(page, "Votre bon cadeau est payé : il sera envoyé à la date choisie.")).toBeVisible();
   const row = page.getByTestId("vouchers-bought").locator("tbody tr").first();
   await expect(row).toContainText("julie.e2e@example.fr");
   await expect(row.getByTestId("voucher-remaining")).toHaveText(/50,00\s€/);
