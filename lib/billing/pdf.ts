@@ -267,7 +267,7 @@ function referenceBox(doc: BillingDocument): Node {
   ];
   if (r.serviceDate) rows.push(`Date de la prestation : ${frDate(r.serviceDate)}`);
   if (r.city) rows.push(`Lieu : ${r.city}`);
-  if (r.guests) rows.push(`Nombre d'invités : ${r.guests}`);
+  if (r.guests) rows.push(r.orderId ? `Places : ${r.guests}` : `Nombre d'invités : ${r.guests}`);
   return box("Prestation", rows);
 }
 

@@ -187,6 +187,8 @@ checkoutTest(
     assertMatch(text, /RE-\d{4}-CC-\d{5}/);
     assertMatch(text, /Atelier « Atelier paiement » — Nantes/);
     assertMatch(text, /114,00/);
+    assertMatch(text, /Places : 2/);
+    assertMatch(text, /Facture n° FA-\d{4}-CC-\d{5}/);
     const invoice = await download(client, `/api/customer/registration/invoice/${regs[0].id}`);
     assertEquals(invoice.status, 200);
     const invoiceText = await pdfText(invoice.bytes);
