@@ -12,6 +12,8 @@ import { CHECKOUT_MESSAGES as C } from "../lib/orders/rules.ts";
 import { api, ApiError } from "../components/ui/api.ts";
 import { Notice, type NoticeState } from "../components/ui/Notice.tsx";
 import { formatEuros } from "../lib/money.ts";
+import { type AppliedCartVoucher, CartVoucher } from "../components/vouchers/CartVoucher.tsx";
+import { voucherDiscount } from "../lib/vouchers/rules.ts";
 import {
   formatCountdown,
   formatDateTime,
@@ -19,6 +21,9 @@ import {
   SESSION_MESSAGES as M,
   SNACKBAR_MS,
 } from "../lib/sessions/rules.ts";
+
+/** The checkout's answer when the gift voucher paid the whole order (no card payment follows). */
+class PaidByVoucher extends Error {}
 
 export interface CartLineProps {
   id: string;
@@ -41,10 +46,15 @@ export interface CartLinesProps {
   canPay: boolean;
   /** Back from the bank's page (Stripe's redirect): the intent to confirm on the server. */
   returnedIntent: string | null;
+  /** The gift voucher applied to the customer's cart: its remaining cents (lib/vouchers). */
+  voucher?: AppliedCartVoucher | null;
 }
 
-export default function CartLines({ lines: initial, now, canPay, returnedIntent }: CartLinesProps) {
+export default function CartLines(
+  { lines: initial, now, canPay, returnedIntent, voucher: initialVoucher = null }: CartLinesProps,
+) {
   const [lines, setLines] = useState(initial);
+  const [voucher, setVoucher] = useState<AppliedCartVoucher | null>(initialVoucher);
   const [Form, setForm] = useState<ComponentType<PaymentFormProps> | null>(null);
   const [paying, setPaying] = useState(false);
   const [done, setDone] = useState<{ message: string; success: boolean } | null>(null);
@@ -113,6 +123,34 @@ export default function CartLines({ lines: initial, now, canPay, returnedIntent 
 
   const live = lines.filter((line) => holdSecondsLeft(line.expiresAt, clock) > 0);
   const total = live.reduce((sum, line) => sum + line.total, 0);
+  // What the voucher pays, as the checkout will reserve it (the server's figure is the one charged).
+  const discount = voucher ? voucherDiscount(voucher.remaining, total) : 0;
+  const toPay = total - discount;
+  /** The checkout: a card intent, or the order paid by the voucher alone (no card form then). */
+  const startCheckout = async () => {
+    const answer = await startIntent() as Awaited<ReturnType<typeof createCartIntent>> & {
+      paidByVoucher?: boolean;
+      message?: string;
+    };
+    if (answer.paidByVoucher) {
+      setDone({ message: answer.message ?? C.paid, success: true });
+      // Stops the card form: the success screen replaces it.
+      throw new PaidByVoucher(answer.message ?? C.paid);
+    }
+    return answer;
+  };
+  const payWithVoucher = async () => {
+    setPaying(true);
+    try {
+      await startCheckout();
+      // Something was left to pay after all (the voucher was used meanwhile): the card form takes over.
+      openPayment();
+    } catch (error) {
+      if (error instanceof PaidByVoucher) return;
+      setPaying(false);
+      say("error", error instanceof Error && error.message ? error.message : C.orderChanged);
+    }
+  };
 
   const change = async (line: CartLineProps, quantity: number) => {
     try {
@@ -194,6 +232,21 @@ export default function CartLines({ lines: initial, now, canPay, returnedIntent 
         <span>Total TTC</span>
         <span data-testid="cart-total">{formatEuros(total)}</span>
       </p>
+      {discount > 0 && (
+        <>
+          <p class="flex justify-between text-emerald-800">
+            <span>Bon cadeau</span>
+            <span data-testid="cart-discount">−{formatEuros(discount)}</span>
+          </p>
+          <p class="flex justify-between text-lg font-semibold">
+            <span>Reste à payer</span>
+            <span data-testid="cart-to-pay">{formatEuros(toPay)}</span>
+          </p>
+        </>
+      )}
+      {live.length > 0 && canPay && (
+        <CartVoucher voucher={voucher} disabled={paying} onChange={setVoucher} say={say} />
+      )}
       {live.length > 0 && !canPay && (
         <p role="note" class="rounded-lg bg-sky-50 p-3 text-sky-900">
           {C.loginRequired}{" "}
@@ -205,9 +258,9 @@ export default function CartLines({ lines: initial, now, canPay, returnedIntent 
           type="button"
           class="w-full rounded-lg bg-brand-600 px-4 py-3 text-lg font-semibold text-white hover:bg-brand-700"
           data-testid="cart-pay"
-          onClick={openPayment}
+          onClick={toPay === 0 && discount > 0 ? payWithVoucher : openPayment}
         >
-          {C.pay} {formatEuros(total)}
+          {toPay === 0 && discount > 0 ? "Régler avec mon bon cadeau" : `${C.pay} ${formatEuros(toPay)}`}
         </button>
       )}
       {paying && (
@@ -217,8 +270,8 @@ export default function CartLines({ lines: initial, now, canPay, returnedIntent 
           {Form
             ? (
               <Form
-                amount={total}
-                startIntent={startIntent}
+                amount={toPay}
+                startIntent={startCheckout}
                 onSettled={(message, type) => setDone({ message, success: type === "success" })}
               />
             )

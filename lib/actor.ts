@@ -40,7 +40,9 @@ export type SystemReason =
   | "log"
   | "limits"
   | "intake"
-  | "payments";
+  | "payments"
+  // Gift vouchers: created, activated and read by their code after the use case's checks.
+  | "vouchers";
 
 export interface SystemActor {
   kind: "system";

@@ -16,7 +16,8 @@ export interface Config {
   /** Folder of the embedded database (PGlite) when no DATABASE_URL is set. */
   dataDir: string;
   /** Secret for signed cookies. Required in production; no cookie is signed at present (flash
-   * messages are kept on the server, per session). */
+   * messages are kept on the server, per session). Gift voucher codes are sealed with a key derived from
+   * it (lib/vouchers/codes.ts). */
   appSecret: string;
   /** Secure cookies with the `__Host-` prefix, on by default when the site is served over https. */
   secureCookies: boolean;

@@ -47,6 +47,7 @@ import { cartRoutes } from "./cart.tsx";
 import { adminSessionApiRoutes, adminSessionPageRoutes } from "./admin_sessions.tsx";
 import { customerRegistrationApiRoutes, customerSessionPageRoutes } from "./customer_sessions.tsx";
 import { checkoutRoutes } from "./checkout.ts";
+import { voucherRoutes } from "./vouchers.tsx";
 
 export const UNEXPECTED_ERROR = "Une erreur inattendue s'est produite, veuillez réessayer";
 
@@ -136,6 +137,7 @@ export async function createApp(deps: Deps): Promise<Hono<AppEnv>> {
   app.route("/api/customer", customerRegistrationApiRoutes);
   app.route("/dashboard/client/sessions", customerSessionPageRoutes);
   app.route("/", checkoutRoutes);
+  app.route("/", voucherRoutes);
 
   const respond = (c: Ctx, error: AppError, status = error.status) => {
     if (wantsJson(c)) {

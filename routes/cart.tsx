@@ -9,9 +9,17 @@ import { CartPage } from "../components/sessions/pages.tsx";
 import { readCart } from "../lib/sessions/use_cases/read_cart.ts";
 import { changeCartLine, removeCartLine } from "../lib/sessions/use_cases/change_cart_line.ts";
 import { SESSION_MESSAGES } from "../lib/sessions/rules.ts";
+import { cartVoucherView, cartWithVoucher } from "../lib/vouchers/use_cases/cart_voucher.ts";
 
 export const cartRoutes = new Hono<AppEnv>()
-  .get("/api/cart", async (c) => success(c, await readCart(c.var.deps, c.var.actor, readCartCookie(c))))
+  .get("/api/cart", async (c) => {
+    const cart = await readCart(c.var.deps, c.var.actor, readCartCookie(c));
+    // The gift voucher applied to a customer's cart and what it would pay (cents; the checkout decides).
+    return success(c, {
+      ...cart,
+      ...cartWithVoucher(cart.total, await cartVoucherView(c.var.deps, c.var.actor)),
+    });
+  })
   .patch("/api/cart/line/:id", async (c) => {
     const id = uuidParam(c, "id", SESSION_MESSAGES.lineNotFound);
     const hold = await changeCartLine(c.var.deps, c.var.actor, readCartCookie(c), id, await readBody(c));
@@ -29,9 +37,10 @@ export const cartRoutes = new Hono<AppEnv>()
     // Back from the bank's page (Stripe's 3-D Secure redirect): the island confirms that intent.
     const returned = c.req.query("payment_intent") ?? "";
     const returnedIntent = canPay && /^pi_[A-Za-z0-9_-]{3,250}$/.test(returned) ? returned : null;
+    const voucher = await cartVoucherView(c.var.deps, actor);
     return renderSitePage(
       c,
       "Mon panier",
-      <CartPage cart={cart} canPay={canPay} returnedIntent={returnedIntent} />,
+      <CartPage cart={cart} canPay={canPay} returnedIntent={returnedIntent} voucher={voucher} />,
     );
   });

@@ -87,7 +87,13 @@ export function SessionPage({ session, offers, start, end }: {
 }
 
 export function CartPage(
-  { cart, canPay, returnedIntent }: { cart: CartView; canPay: boolean; returnedIntent: string | null },
+  { cart, canPay, returnedIntent, voucher = null }: {
+    cart: CartView;
+    canPay: boolean;
+    returnedIntent: string | null;
+    /** The gift voucher applied to the customer's cart (lib/vouchers). */
+    voucher?: { remaining: number } | null;
+  },
 ) {
   return (
     <section class="mx-auto max-w-3xl px-4 py-10">
@@ -96,7 +102,10 @@ export function CartPage(
         Les places d'une ligne vous sont gardées {cart.holdMinutes} minutes après chaque ajout ou changement.
       </p>
       <div class="mt-6">
-        <Island component={CartLines} props={{ lines: cart.lines, now: cart.now, canPay, returnedIntent }} />
+        <Island
+          component={CartLines}
+          props={{ lines: cart.lines, now: cart.now, canPay, returnedIntent, voucher }}
+        />
       </div>
       <p class="mt-6">
         <a href="/sessions" class="underline">Continuer vers les ateliers</a>

@@ -13,13 +13,15 @@ const WIDTHS = {
   800: "max-w-[800px]",
 } as const;
 
-export function Dialog({ open, onClose, title, width = 600, children, testId }: {
+export function Dialog({ open, onClose, title, width = 600, children, testId, persistent }: {
   open: boolean;
   onClose: () => void;
   title: string;
   width?: keyof typeof WIDTHS;
   children: ComponentChildren;
   testId?: string;
+  /** Escape does not close it (a form being paid); only its close button does. */
+  persistent?: boolean;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
@@ -32,6 +34,7 @@ export function Dialog({ open, onClose, title, width = 600, children, testId }: 
     <dialog
       ref={ref}
       onClose={onClose}
+      onCancel={(event) => persistent && event.preventDefault()}
       aria-label={title}
       data-testid={testId}
       class={`m-auto w-[calc(100vw-2rem)] rounded-2xl bg-white p-0 shadow-xl ${WIDTHS[width]}`}

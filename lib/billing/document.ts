@@ -65,7 +65,9 @@ export type DocumentKind =
   | "commission_proforma_deposit"
   | "commission_proforma_final"
   | "commission_proforma_full"
-  | "receipt";
+  | "receipt"
+  // The sale of a gift voucher (bon à usage multiple, lib/vouchers/invoice.ts): outside VAT's scope.
+  | "voucher";
 
 export interface BillingDocument {
   kind: DocumentKind;
@@ -112,6 +114,8 @@ export interface BillingDocument {
   /** YYYY-MM-DD, the corrected invoice's issue date (EN 16931 BT-26, BR-FR-CO-05); absent from credit
    * notes issued before it was recorded. */
   relatedIssuedAt?: string | null;
+  /** A gift voucher's invoice: the voucher sold (printed in place of the quote's reference). */
+  voucher?: { id: string; validUntil: string; recipient: string };
 }
 
 export const TITLES: Record<DocumentKind, string> = {
@@ -131,6 +135,7 @@ export const TITLES: Record<DocumentKind, string> = {
   commission_proforma_final: "Facture proforma de commission (solde)",
   commission_proforma_full: "Facture proforma de commission",
   receipt: "Reçu de paiement",
+  voucher: "Facture de bon cadeau",
 };
 
 /** "Commande n° 12" on an order's documents, "Devis n° 42" on a deal's. */
@@ -147,6 +152,10 @@ export const MENTIONS = {
     "En cas de retard de paiement, des pénalités égales à trois fois le taux d'intérêt légal sont exigibles (art. L441-10 du Code de commerce).",
   recoveryFee: "Indemnité forfaitaire pour frais de recouvrement en cas de retard de paiement : 40 €.",
   noDiscount: "Pas d'escompte pour paiement anticipé.",
+  /** A multi-purpose voucher's sale is no supply: VAT is due when it pays for a service (CGI art. 256
+   * ter, 266; directive 2006/112/CE art. 30 ter), so its invoice carries no VAT (EN 16931 category O). */
+  multiPurposeVoucher:
+    "Bon à usage multiple (art. 256 ter du CGI) : opération hors du champ de la TVA à l'émission ; la TVA est due lors de l'utilisation du bon.",
   mandate: (platform: string, seller: string) =>
     `Facture émise par ${platform}, au nom et pour le compte de ${seller} (mandat de facturation).`,
 } as const;

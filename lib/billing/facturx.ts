@@ -42,12 +42,16 @@ export function typeCode(doc: BillingDocument): "380" | "381" | "386" {
  * credit notes. */
 export function billingFramework(doc: BillingDocument): "S1" | "S2" | "S4" {
   if (doc.kind === "final" || doc.kind === "commission_final") return "S4";
-  if (doc.kind === "full" && doc.amountDue === 0 && doc.amountPaid > 0) return "S2";
+  if ((doc.kind === "full" || doc.kind === "voucher") && doc.amountDue === 0 && doc.amountPaid > 0) {
+    return "S2";
+  }
   return "S1";
 }
 
-/** UNTDID 5305: S standard rate, E exempt (franchise en base, art. 293 B), Z zero rate. */
-export function vatCategory(doc: BillingDocument, rate: number): "S" | "E" | "Z" {
+/** UNTDID 5305: S standard rate, E exempt (franchise en base, art. 293 B), Z zero rate, O outside the
+ * scope of VAT (a gift voucher's sale: a multi-purpose voucher, VAT due at redemption). */
+export function vatCategory(doc: BillingDocument, rate: number): "S" | "E" | "Z" | "O" {
+  if (doc.kind === "voucher") return "O";
   if (rate > 0) return "S";
   return doc.seller.vatExempt ? "E" : "Z";
 }
@@ -105,7 +109,11 @@ export function facturXInvoice(doc: BillingDocument): Invoice {
   const exemption = (rate: number) =>
     category(rate) === "E"
       ? { "cbc:TaxExemptionReasonCode": "VATEX-FR-FRANCHISE", "cbc:TaxExemptionReason": MENTIONS.vatExempt }
+      : category(rate) === "O"
+      ? { "cbc:TaxExemptionReasonCode": "VATEX-EU-O", "cbc:TaxExemptionReason": MENTIONS.multiPurposeVoucher }
       : {};
+  // Category O states no rate (EN 16931 BR-O-05, BR-O-10).
+  const percent = (rate: number) => category(rate) === "O" ? {} : { "cbc:Percent": String(rate) };
   // BT-115 = BT-112 − BT-113 + BT-114: what was paid is what the total and its rounding leave due.
   const prepaid = doc.totalTTC + doc.rounding - doc.amountDue;
   const buyerContact = attention(doc.buyer);
@@ -161,7 +169,7 @@ export function facturXInvoice(doc: BillingDocument): Invoice {
           "cbc:TaxAmount@currencyID": "EUR" as const,
           "cac:TaxCategory": {
             "cbc:ID": category(v.rate),
-            "cbc:Percent": String(v.rate),
+            ...percent(v.rate),
             ...exemption(v.rate),
             "cac:TaxScheme": VAT_SCHEME,
           },
@@ -196,7 +204,7 @@ export function facturXInvoice(doc: BillingDocument): Invoice {
           "cbc:Name": line.label,
           "cac:ClassifiedTaxCategory": {
             "cbc:ID": category(line.vatRate),
-            "cbc:Percent": String(line.vatRate),
+            ...percent(line.vatRate),
             "cac:TaxScheme": VAT_SCHEME,
           },
         },

@@ -252,6 +252,14 @@ function buyerBox(doc: BillingDocument): Node {
 }
 
 function referenceBox(doc: BillingDocument): Node {
+  if (doc.voucher) {
+    return box("Bon cadeau", [
+      { text: `Bon cadeau n° ${doc.voucher.id.slice(0, 8).toUpperCase()}`, bold: true },
+      referenceLabel(doc.reference),
+      `Bénéficiaire : ${doc.voucher.recipient}`,
+      `Valable jusqu'au ${frDate(doc.voucher.validUntil)}`,
+    ]);
+  }
   const r = doc.reference;
   const rows: Node[] = [
     { text: r.dealName, bold: true },
@@ -514,4 +522,9 @@ export function renderPdfA3(doc: BillingDocument, attachment: PdfA3Attachment): 
     });
     pdf.appendXML(attachment.xmp);
   });
+}
+
+/** Any pdfmake definition drawn with the billing fonts (the gift voucher's PDF, lib/vouchers/pdf.ts). */
+export function renderPdfDefinition(def: Record<string, unknown>): Promise<Uint8Array> {
+  return render({ ...def, defaultStyle: { font: FONT_FAMILY, ...(def.defaultStyle as object) } });
 }

@@ -53,6 +53,14 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     roles: ["Customer"],
     visible: true,
   },
+  // A customer's gift vouchers, bought and received (routes/vouchers.tsx).
+  {
+    path: "/dashboard/client/bons-cadeaux",
+    label: "Vos bons cadeaux",
+    icon: "quote",
+    roles: ["Customer"],
+    visible: true,
+  },
   {
     path: "/dashboard/client/reglements",
     label: "Vos règlements de devis",

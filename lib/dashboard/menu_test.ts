@@ -7,6 +7,7 @@ Deno.test("each role sees its own side menu", () => {
     ["Mes demandes de devis en cours", "/dashboard/demandes-en-cours"],
     ["Mes devis", "/dashboard/client/devis"],
     ["Vos sessions", "/dashboard/client/sessions"],
+    ["Vos bons cadeaux", "/dashboard/client/bons-cadeaux"],
     ["Vos règlements de devis", "/dashboard/client/reglements"],
     ["Mon profil", "/dashboard/profil"],
   ]);

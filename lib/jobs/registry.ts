@@ -49,6 +49,13 @@ export const JOBS: ScheduledJob[] = [
     sql: "select public.expire_unpaid_orders()",
   },
   {
+    name: "release-stale-voucher-holds",
+    schedule: "17 * * * *",
+    description:
+      "Rend aux bons cadeaux les montants réservés par des commandes d'ateliers expirées depuis plus d'un jour",
+    sql: "select public.release_stale_voucher_holds()",
+  },
+  {
     name: "reconcile-payments",
     schedule: "*/10 * * * *",
     description: "Rattrape les paiements par carte réussis qu'aucun webhook ni retour client n'a enregistrés",

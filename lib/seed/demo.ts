@@ -13,6 +13,7 @@ import { invalidateSiteChrome } from "../site/chrome.ts";
 import { seedDemoDeals } from "./demo_deals.ts";
 import { seedDemoSessions } from "./demo_sessions.ts";
 import { seedDemoOrders } from "./demo_orders.ts";
+import { seedDemoVouchers } from "./demo_vouchers.ts";
 
 const SEED = systemActor("seed");
 
@@ -114,6 +115,7 @@ const MENUS: Record<MenuCode, { label: string; items: DemoMenuItem[] }> = {
       ["Bar à cocktails", "/"],
       ["Nos villes", "/villes"],
       ["Ateliers cocktails", "/sessions"],
+      ["Bons cadeaux", "/bons-cadeaux"],
       ["Devenir partenaire", "/devenir-partenaire"],
       ["Demander un devis", "/demande-de-devis", false, "font-semibold text-brand-600"],
     ],
@@ -204,6 +206,8 @@ export async function seedDemoData(
     SEED,
     (tx) => seedDemoOrders(tx, { platform: config.platform, appUrl: config.appUrl }),
   );
+  // Gift vouchers: one bought by client@example.fr, one sent to it (lib/seed/demo_vouchers.ts).
+  await transactionAs(db, SEED, (tx) => seedDemoVouchers(tx, { ...loadConfig(), ...config }));
   // The demo payments' invoices and commission invoices, as the billing job would issue them.
   const unbilled = await statementAs<{ id: number }>(
     db,

@@ -12,14 +12,30 @@ import { CHECKOUT_MESSAGES } from "../rules.ts";
 import { orderLineOf } from "../pricing.ts";
 import { createCartOrder, lockCartForCheckout } from "../store.ts";
 import { createOrderIntent, type OrderIntentResult } from "./create_order_intent.ts";
+import { centsToEuros, formatEuros } from "../../money.ts";
+import { PAID_BY_VOUCHER_MESSAGE, redeemAtCheckout } from "../../vouchers/use_cases/redeem_at_checkout.ts";
 
-export async function checkoutCart(deps: Deps, actor: Actor): Promise<OrderIntentResult> {
+/** The answer when the cart's gift voucher paid the whole order: no card payment, nothing to confirm. */
+export interface PaidByVoucherResult {
+  paidByVoucher: true;
+  orderId: number;
+  amount: 0;
+  amountFormatted: string;
+  discount: number;
+  discountCents: number;
+  message: string;
+}
+
+export async function checkoutCart(
+  deps: Deps,
+  actor: Actor,
+): Promise<OrderIntentResult | PaidByVoucherResult> {
   const customer = requireRole(actor, "Customer", {
     message: CHECKOUT_MESSAGES.customersOnly,
     loginMessage: CHECKOUT_MESSAGES.loginRequired,
   });
   requireProvider(deps);
-  const orderId = await transactionAs(deps.db, PAYMENTS, async (tx) => {
+  const checkout = await transactionAs(deps.db, PAYMENTS, async (tx) => {
     const rows = await lockCartForCheckout(tx, customer.user.id);
     if (rows.length === 0) throw new AppError("validation", CHECKOUT_MESSAGES.emptyCart);
     // Committed, not thrown: the expired holds given back stay given back.
@@ -42,8 +58,21 @@ export async function checkoutCart(deps: Deps, actor: Actor): Promise<OrderInten
         },
       })
     );
-    return await createCartOrder(tx, customer.user.id, lines, deps.config.cartHoldMinutes);
+    const orderId = await createCartOrder(tx, customer.user.id, lines, deps.config.cartHoldMinutes);
+    // The cart's gift voucher pays what it can (lib/vouchers), in this transaction.
+    return { orderId, voucher: await redeemAtCheckout(tx, deps.config, customer.user.id, orderId) };
   });
-  if (orderId === null) throw new AppError("conflict", CHECKOUT_MESSAGES.expired);
-  return await createOrderIntent(deps, customer, orderId);
+  if (checkout === null) throw new AppError("conflict", CHECKOUT_MESSAGES.expired);
+  if (checkout.voucher.paid) {
+    return {
+      paidByVoucher: true,
+      orderId: checkout.orderId,
+      amount: 0,
+      amountFormatted: formatEuros(0),
+      discount: centsToEuros(checkout.voucher.discount),
+      discountCents: checkout.voucher.discount,
+      message: PAID_BY_VOUCHER_MESSAGE,
+    };
+  }
+  return await createOrderIntent(deps, customer, checkout.orderId);
 }

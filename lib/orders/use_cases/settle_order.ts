@@ -32,13 +32,18 @@ import {
   orderPayments,
   orderSucceededRefunds,
 } from "../store.ts";
+import {
+  settleVoucherOrder,
+  voucherForOrder,
+  voucherInvoice,
+} from "../../vouchers/use_cases/settle_voucher.ts";
 
 const ORDER_TITLES = { cart: "Ateliers cocktails", voucher: "Bon cadeau" } as const;
 
 /** Returns how many documents it issued and emails it wrote. */
 export async function settleOrder(
   tx: Tx,
-  config: Pick<Config, "platform" | "appUrl">,
+  config: Pick<Config, "platform" | "appUrl"> & { appSecret?: string },
   orderId: number,
 ): Promise<number> {
   const order = await findOrder(tx, orderId, true);
@@ -47,6 +52,8 @@ export async function settleOrder(
   const documents = await orderDocuments(tx, orderId);
   const refunds = await orderSucceededRefunds(tx, orderId);
   const lines = await orderLines(tx, orderId);
+  // A voucher order's invoice is the voucher's (no VAT: a multi-purpose voucher, lib/vouchers/invoice.ts).
+  const voucher = order.kind === "voucher" ? await voucherForOrder(tx, orderId) : null;
   const seller = platformParty(config);
   const buyer = (await userParty(tx, order.userId, false)) ??
     { ...seller, name: "Client", professional: false };
@@ -99,19 +106,28 @@ export async function settleOrder(
     }]
   );
   const issueInvoiceAndReceipt = async (paymentId: string | null, card: number, paidAt: Date) => {
-    const invoice = await issue("FA", "full", paymentId, null, null, (number) =>
-      orderInvoiceDocument({
-        number,
-        issuedAt,
-        seller,
-        buyer,
-        order: reference,
-        lines: invoiceLines,
-        total: order.totalAmount,
-        card,
-        voucher: order.discountAmount,
-        paidAt: isoDay(paidAt),
-      }));
+    const invoice = await issue(
+      "FA",
+      voucher ? "voucher" : "full",
+      paymentId,
+      null,
+      null,
+      (number) =>
+        voucher
+          ? voucherInvoice(voucher, { number, issuedAt, paidAt: isoDay(paidAt), seller, buyer, orderId })
+          : orderInvoiceDocument({
+            number,
+            issuedAt,
+            seller,
+            buyer,
+            order: reference,
+            lines: invoiceLines,
+            total: order.totalAmount,
+            card,
+            voucher: order.discountAmount,
+            paidAt: isoDay(paidAt),
+          }),
+    );
     await issue("RE", "receipt", paymentId, null, invoice.id, (number) =>
       orderReceiptDocument({
         number,
@@ -176,6 +192,9 @@ export async function settleOrder(
     if (customer && order.kind === "cart") {
       await enqueueEmail(tx, confirmation(customer, orderId, lines, 0, invoice.number, config));
     }
+  }
+  if (voucher && order.status === "paid") {
+    done += await settleVoucherOrder(tx, config, orderId, customer?.email ?? null);
   }
   for (const refund of refunds) {
     if (documents.some((d) => d.series === "AV" && d.refundId === refund.id)) continue;

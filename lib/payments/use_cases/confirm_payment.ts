@@ -8,6 +8,8 @@ import { z } from "zod";
 import { PAYMENT_MESSAGES, type PaymentType } from "../rules.ts";
 import { ownIntentKind } from "../store.ts";
 import { PAYMENTS, recordProviderIntent, requireProvider } from "./record_card_payment.ts";
+import { isVoucherOrder } from "../../vouchers/store.ts";
+import { VOUCHER_MESSAGES } from "../../vouchers/rules.ts";
 import { CHECKOUT_MESSAGES } from "../../orders/rules.ts";
 
 /** A provider's PaymentIntent id as a request may name it (Stripe's "pi_" and letters, digits,
@@ -47,7 +49,12 @@ export async function confirmPayment(deps: Deps, actor: Actor, body: unknown): P
   }
   // An order's payment (workshop places): its own words.
   if (intent.status === "succeeded" && recorded.orderId !== null) {
-    return { paymentType, paymentStatus: "succeeded", message: CHECKOUT_MESSAGES.paid };
+    const voucher = await isVoucherOrder(statementTx(deps.db, PAYMENTS), recorded.orderId);
+    return {
+      paymentType,
+      paymentStatus: "succeeded",
+      message: voucher ? VOUCHER_MESSAGES.bought : CHECKOUT_MESSAGES.paid,
+    };
   }
   const message = intent.status === "succeeded"
     ? (kind === "deposit" ? PAYMENT_MESSAGES.depositPaid : PAYMENT_MESSAGES.fullPaid)
