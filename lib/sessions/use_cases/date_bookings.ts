@@ -16,6 +16,8 @@ import {
   type SessionRow,
 } from "../store.ts";
 import { ADMIN_ONLY } from "./admin_sessions.ts";
+import { attendeesOfDate } from "../ops_store.ts";
+import type { Attendee } from "../attendees.ts";
 
 export interface DateBookings {
   session: SessionRow;
@@ -23,6 +25,8 @@ export interface DateBookings {
   holds: HoldRow[];
   registrations: RegistrationRow[];
   alerts: number;
+  /** The registrations with their customers' names and contacts (the attendees list). */
+  attendees: Attendee[];
 }
 
 export async function dateBookings(deps: Deps, actor: Actor, uuid: string): Promise<DateBookings> {
@@ -37,6 +41,7 @@ export async function dateBookings(deps: Deps, actor: Actor, uuid: string): Prom
       holds: await holdsOfDate(tx, date.id),
       registrations: await registrationsOfDate(tx, date.id),
       alerts: await alertsOfDate(tx, date.id),
+      attendees: await attendeesOfDate(tx, date.id),
     };
   });
   if (!found) throw new AppError("not_found", SESSION_MESSAGES.notFound);
