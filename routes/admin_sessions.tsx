@@ -150,18 +150,18 @@ export const adminSessionPageRoutes = new Hono<AppEnv>()
     const bookings = await dateBookings(c.var.deps, c.var.actor, dateUuid(c));
     return renderDashboardPage(c, OPS_MESSAGES.cancelConfirmTitle, <CancelDatePage bookings={bookings} />);
   })
-  .post("/date/:uuid/annuler", async (c) => {
+  .post("/date/:uuid/annuler", (c) => {
     const uuid = dateUuid(c);
     return opsPost(c, async () => {
       const outcome = await cancelSessionDate(c.var.deps, c.var.actor, uuid);
       return outcome.already ? OPS_MESSAGES.alreadyCanceled : OPS_MESSAGES.canceled;
     }, `${BASE}/date/${uuid}`);
   })
-  .post("/date/:uuid/fermer", async (c) => {
+  .post("/date/:uuid/fermer", (c) => {
     const uuid = dateUuid(c);
     return opsPost(c, () => closeDate(c.var.deps, c.var.actor, uuid, true), backTo(c, uuid));
   })
-  .post("/date/:uuid/rouvrir", async (c) => {
+  .post("/date/:uuid/rouvrir", (c) => {
     const uuid = dateUuid(c);
     return opsPost(c, () => closeDate(c.var.deps, c.var.actor, uuid, false), backTo(c, uuid));
   })

@@ -87,12 +87,13 @@ export interface BookerRow {
   amount: number;
 }
 
-/** The registrations of a date that are not canceled, locked (the cancellation changes them). */
+/** The registrations of a date that are not canceled (read under the admin's RLS; the cancellation then
+ * changes them through its functions, which lock them). */
 export function liveRegistrationsOfDate(tx: Tx, dateId: number): Promise<BookerRow[]> {
   return tx<BookerRow>`
     select r.id::text as "registrationId", r.status, r.quantity, r.amount - r.discount_amount as amount
     from public.registrations r where r.date_id = ${dateId} and r.status <> 'canceled'
-    order by r.created_at for update`;
+    order by r.created_at`;
 }
 
 /** A registration's customer, for an email (system reads). */

@@ -42,7 +42,7 @@ export async function cancelSessionDate(deps: Deps, actor: Actor, uuid: string):
     const date = await findDateByUuid(tx, uuid);
     const session = date ? await findSessionById(tx, date.sessionId) : null;
     if (!date || !session) throw new AppError("not_found", SESSION_MESSAGES.notFound);
-    // Locked before the date (the order cancel_registration uses): who is concerned, and how much each paid.
+    // Who is concerned, and how much each paid, before the cancellation changes their status.
     const bookers = await liveRegistrationsOfDate(tx, date.id);
     const result = await cancelDate(tx, uuid);
     if (!result.ok) throw new AppError("not_found", SESSION_MESSAGES.notFound);
