@@ -204,8 +204,8 @@ async function measure(label: string, db: Database, options: BenchSessionsOption
   // 3. The page's JavaScript and its HTML alone.
   const html = await (await call(app, page())).text();
   const srcs = [
-    ...[...html.matchAll(/<script type="module" src="([^"]+)"/g)].map((m) => m[1]),
-    ...[...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]),
+    ...[...html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)].map((m) => m[1]),
+    ...[...html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)].map((m) => m[1]),
   ];
   let raw = 0;
   let gzip = 0;
