@@ -1,8 +1,14 @@
 // The cart page's lines (/panier): each held date with the time its hold has left, its quantity
 // (PATCH /api/cart/line/{id}: held again for CART_HOLD_MINUTES), its removal (DELETE), and the totals
-// (rules.sessionPrice, as the server computes them). Online payment of workshops is not open yet: no
-// pay button, the page says so.
+// (rules.sessionPrice, as the server computes them), and the pay step: a customer pays the cart with the
+// quote page's card form (POST /api/cart/checkout for the intent; the simulated card offline, Stripe's
+// Payment Element with a key), then a success screen leading to 'Vos sessions'. The form is a chunk
+// loaded when the visitor clicks 'Payer'.
 import { useEffect, useState } from "react";
+import type { ComponentType } from "preact";
+import type { PaymentFormProps } from "../components/payments/PaymentForm.tsx";
+import { confirmUntilSettled, createCartIntent } from "../components/payments/client.ts";
+import { CHECKOUT_MESSAGES as C } from "../lib/orders/rules.ts";
 import { api, ApiError } from "../components/ui/api.ts";
 import { Notice, type NoticeState } from "../components/ui/Notice.tsx";
 import { formatEuros } from "../lib/money.ts";
@@ -31,10 +37,17 @@ export interface CartLinesProps {
   lines: CartLineProps[];
   /** The server's clock when the page was rendered (unix seconds). */
   now: number;
+  /** A signed-in customer may pay; others are asked to sign in first. */
+  canPay: boolean;
+  /** Back from the bank's page (Stripe's redirect): the intent to confirm on the server. */
+  returnedIntent: string | null;
 }
 
-export default function CartLines({ lines: initial, now }: CartLinesProps) {
+export default function CartLines({ lines: initial, now, canPay, returnedIntent }: CartLinesProps) {
   const [lines, setLines] = useState(initial);
+  const [Form, setForm] = useState<ComponentType<PaymentFormProps> | null>(null);
+  const [paying, setPaying] = useState(false);
+  const [done, setDone] = useState<{ message: string; success: boolean } | null>(null);
   const [clock, setClock] = useState(now);
   const [notice, setNotice] = useState<NoticeState | null>(null);
   const say = (type: NoticeState["type"], text: string) => setNotice({ type, text, key: Date.now() });
@@ -45,6 +58,38 @@ export default function CartLines({ lines: initial, now }: CartLinesProps) {
     const timer = setInterval(() => setClock(Math.floor(Date.now() / 1000 + offset)), 1000);
     return () => clearInterval(timer);
   }, []);
+
+  useEffect(() => {
+    if (!returnedIntent) return;
+    confirmUntilSettled(returnedIntent, () => {}).then((result) =>
+      setDone({ message: result.message, success: result.paymentStatus === "succeeded" })
+    ).catch((error) => say("error", error instanceof Error ? error.message : C.orderChanged));
+  }, []);
+
+  const openPayment = () => {
+    setPaying(true);
+    import("../components/payments/PaymentForm.tsx").then((module) => setForm(() => module.default))
+      .catch(() => say("error", C.orderChanged));
+  };
+
+  if (done) {
+    return (
+      <div
+        class="space-y-4 rounded-xl border border-emerald-200 bg-emerald-50 p-6"
+        data-testid="checkout-done"
+      >
+        <h2 class="text-xl font-bold text-emerald-900">{done.success ? C.successTitle : C.payTitle}</h2>
+        <p class="text-emerald-900">{done.message}</p>
+        {done.success && <p class="text-emerald-900">{C.successText}</p>}
+        <a
+          href="/dashboard/client/sessions"
+          class="inline-block rounded-lg bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700"
+        >
+          {C.toSessions}
+        </a>
+      </div>
+    );
+  }
 
   const live = lines.filter((line) => holdSecondsLeft(line.expiresAt, clock) > 0);
   const total = live.reduce((sum, line) => sum + line.total, 0);
@@ -102,6 +147,7 @@ export default function CartLines({ lines: initial, now }: CartLinesProps) {
               <label class="text-sm">
                 Places{" "}
                 <select
+                  disabled={paying}
                   value={String(line.quantity)}
                   class="ml-1 rounded border px-2 py-1"
                   onChange={(event) => change(line, Number((event.target as HTMLSelectElement).value))}
@@ -112,7 +158,12 @@ export default function CartLines({ lines: initial, now }: CartLinesProps) {
                 </select>
               </label>
               <p class="font-semibold" data-testid="cart-line-total">{formatEuros(line.total)}</p>
-              <button type="button" class="rounded border px-3 py-1 text-sm" onClick={() => remove(line)}>
+              <button
+                type="button"
+                class="rounded border px-3 py-1 text-sm"
+                disabled={paying}
+                onClick={() => remove(line)}
+              >
                 Retirer
               </button>
             </div>
@@ -123,10 +174,36 @@ export default function CartLines({ lines: initial, now }: CartLinesProps) {
         <span>Total TTC</span>
         <span data-testid="cart-total">{formatEuros(total)}</span>
       </p>
-      <p role="note" class="rounded-lg bg-amber-50 p-3 text-amber-900">
-        {M.paymentSoon}. Vos places restent gardées pendant la durée indiquée ; sans paiement, elles sont
-        remises en vente ensuite.
-      </p>
+      {live.length > 0 && !canPay && (
+        <p role="note" class="rounded-lg bg-sky-50 p-3 text-sky-900">
+          {C.loginRequired} <a href="/login" class="font-semibold underline">Se connecter</a>
+        </p>
+      )}
+      {live.length > 0 && canPay && !paying && (
+        <button
+          type="button"
+          class="w-full rounded-lg bg-brand-600 px-4 py-3 text-lg font-semibold text-white hover:bg-brand-700"
+          data-testid="cart-pay"
+          onClick={openPayment}
+        >
+          {C.pay} {formatEuros(total)}
+        </button>
+      )}
+      {paying && (
+        <section class="rounded-xl border p-4" aria-label={C.payTitle} data-testid="cart-payment">
+          <h2 class="mb-1 text-lg font-semibold">{C.payTitle}</h2>
+          <p class="mb-3 text-sm text-slate-600">{C.holdNote}</p>
+          {Form
+            ? (
+              <Form
+                amount={total}
+                startIntent={createCartIntent}
+                onSettled={(message, type) => setDone({ message, success: type === "success" })}
+              />
+            )
+            : <p class="text-sm text-slate-600" role="status">Préparation du paiement sécurisé…</p>}
+        </section>
+      )}
       <Notice notice={notice} onDone={() => setNotice(null)} durationMs={SNACKBAR_MS} />
     </div>
   );

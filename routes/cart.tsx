@@ -24,5 +24,14 @@ export const cartRoutes = new Hono<AppEnv>()
   })
   .get("/panier", async (c) => {
     const cart = await readCart(c.var.deps, c.var.actor, readCartCookie(c));
-    return renderSitePage(c, "Mon panier", <CartPage cart={cart} />);
+    const actor = c.var.actor;
+    const canPay = actor.kind === "user" && actor.user.type === "Customer";
+    // Back from the bank's page (Stripe's 3-D Secure redirect): the island confirms that intent.
+    const returned = c.req.query("payment_intent") ?? "";
+    const returnedIntent = canPay && /^pi_[A-Za-z0-9_-]{3,250}$/.test(returned) ? returned : null;
+    return renderSitePage(
+      c,
+      "Mon panier",
+      <CartPage cart={cart} canPay={canPay} returnedIntent={returnedIntent} />,
+    );
   });

@@ -24,8 +24,10 @@ import type { StripeCardProps } from "./StripeCard.tsx";
 import { PRIMARY_BUTTON } from "./styles.ts";
 
 export interface PaymentFormProps {
-  token: string;
-  paymentType: PaymentType;
+  token?: string;
+  paymentType?: PaymentType;
+  /** Another payment than a deal's (the workshop cart's checkout): asks the server for its intent. */
+  startIntent?: () => Promise<Intent>;
   /** Cents, as the page computed it (the server's amount replaces it once known). */
   amount: number;
   /** The payment is recorded (or still processing after a long wait): the page reloads the deal. */
@@ -45,7 +47,9 @@ const ALERT_CLASS: Record<Alert["tone"], string> = {
   success: "border-emerald-200 bg-emerald-50 text-emerald-800",
 };
 
-export default function PaymentForm({ token, paymentType, amount, onSettled, onBusy }: PaymentFormProps) {
+export default function PaymentForm(
+  { token, paymentType, startIntent, amount, onSettled, onBusy }: PaymentFormProps,
+) {
   const [config, setConfig] = useState<PaymentConfig | null>(null);
   const [intent, setIntent] = useState<Intent | null>(null);
   const [alert, setAlert] = useState<Alert | null>(null);
@@ -77,7 +81,9 @@ export default function PaymentForm({ token, paymentType, amount, onSettled, onB
           });
           if (!cancelled) setStripeCard(() => module.default);
         }
-        const created = await createIntent(token, paymentType);
+        const created = startIntent
+          ? await startIntent()
+          : await createIntent(token ?? "", paymentType ?? "full");
         if (cancelled) return;
         setConfig(loaded);
         setIntent(created);

@@ -50,6 +50,15 @@ export async function createIntent(dealToken: string, paymentType: PaymentType):
   }
 }
 
+/** The workshop cart's checkout (POST /api/cart/checkout): an intent like a deal's. */
+export async function createCartIntent(): Promise<Intent> {
+  try {
+    return await api<Intent>("POST", "/api/cart/checkout", {});
+  } catch (error) {
+    throw new PaymentFailure(serverMessage(error, PAYMENT_MESSAGES.intentError));
+  }
+}
+
 export async function confirmOnServer(paymentIntentId: string): Promise<Confirmation> {
   try {
     return await api<Confirmation>("POST", "/api/payment/confirm", { paymentIntentId });

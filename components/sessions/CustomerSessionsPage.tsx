@@ -1,6 +1,7 @@
 // 'Vos sessions' (spec 000 §2): the customer's registrations — session (title and start DD/MM/YYYY
 // HH:mm), places, discount, amount, status (§4 colours), actions. The share action is offered while
-// pending; receipts and invoices come with the checkout slice and are not shown before they exist.
+// pending; the receipt and the invoice once the checkout issued them (§4: invoice when invoiced, receipt
+// unless canceled).
 import { PageTitle } from "../dashboard/parts.tsx";
 import { Island } from "../Island.tsx";
 import SessionShareButton from "../../islands/SessionShareButton.tsx";
@@ -69,6 +70,26 @@ export function CustomerSessionsPage(
                         </span>
                       </td>
                       <td class="p-2">
+                        <div class="flex flex-wrap items-center gap-2">
+                          {r.receiptUrl && (
+                            <a
+                              href={r.receiptUrl}
+                              class="rounded-full border border-slate-300 px-3 py-1 text-xs font-semibold hover:bg-slate-50"
+                              data-testid="registration-receipt"
+                            >
+                              Reçu
+                            </a>
+                          )}
+                          {r.invoiceUrl && (
+                            <a
+                              href={r.invoiceUrl}
+                              class="rounded-full border border-slate-300 px-3 py-1 text-xs font-semibold hover:bg-slate-50"
+                              data-testid="registration-invoice"
+                            >
+                              Facture
+                            </a>
+                          )}
+                        </div>
                         {registrationActions(r.status).share && (
                           <Island
                             component={SessionShareButton}

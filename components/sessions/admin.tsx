@@ -12,6 +12,7 @@ import type { UpcomingDate } from "../../lib/sessions/use_cases/upcoming_dates.t
 import { DateActions, DateStateChip, dateStateOf, FillBar, UpcomingDates } from "./admin_dates.tsx";
 import type { AdminSessionRow, DateRow, SessionRow } from "../../lib/sessions/store.ts";
 import type { DateBookings } from "../../lib/sessions/use_cases/date_bookings.ts";
+import { AdminDatePayments } from "../orders/AdminDatePayments.tsx";
 
 const BASE = "/dashboard/admin/ateliers";
 const INPUT = "mt-1 w-full rounded-lg border border-slate-300 px-3 py-2";
@@ -362,6 +363,7 @@ export function AdminDatePage({ bookings }: { bookings: DateBookings }) {
             </table>
           </div>
         )}
+      <AdminDatePayments orders={bookings.orders} />
       <h2 class={`mt-8 ${H2}`}>Modifier la date</h2>
       <DateForm action={`${BASE}/date/${date.uuid}`} date={date} submit="Enregistrer la date" />
     </>

@@ -86,7 +86,9 @@ export function SessionPage({ session, offers, start, end }: {
   );
 }
 
-export function CartPage({ cart }: { cart: CartView }) {
+export function CartPage(
+  { cart, canPay, returnedIntent }: { cart: CartView; canPay: boolean; returnedIntent: string | null },
+) {
   return (
     <section class="mx-auto max-w-3xl px-4 py-10">
       <h1 class="text-3xl font-bold">Mon panier</h1>
@@ -94,7 +96,7 @@ export function CartPage({ cart }: { cart: CartView }) {
         Les places d'une ligne vous sont gardées {cart.holdMinutes} minutes après chaque ajout ou changement.
       </p>
       <div class="mt-6">
-        <Island component={CartLines} props={{ lines: cart.lines, now: cart.now }} />
+        <Island component={CartLines} props={{ lines: cart.lines, now: cart.now, canPay, returnedIntent }} />
       </div>
       <p class="mt-6">
         <a href="/sessions" class="underline">Continuer vers les ateliers</a>

@@ -64,7 +64,8 @@ export type DocumentKind =
   | "commission_full"
   | "commission_proforma_deposit"
   | "commission_proforma_final"
-  | "commission_proforma_full";
+  | "commission_proforma_full"
+  | "receipt";
 
 export interface BillingDocument {
   kind: DocumentKind;
@@ -78,7 +79,10 @@ export interface BillingDocument {
   /** The platform, when it issues on the seller's behalf. */
   issuedBy: Party | null;
   reference: {
+    /** 0 on an order's documents (orderId is then set). */
     dealId: number;
+    /** An order's documents (workshop places, vouchers): 'Commande n° …' instead of 'Devis n° …'. */
+    orderId?: number;
     dealName: string;
     serviceDate: string | null;
     city: string | null;
@@ -126,7 +130,13 @@ export const TITLES: Record<DocumentKind, string> = {
   commission_proforma_deposit: "Facture proforma de commission (acompte)",
   commission_proforma_final: "Facture proforma de commission (solde)",
   commission_proforma_full: "Facture proforma de commission",
+  receipt: "Reçu de paiement",
 };
+
+/** "Commande n° 12" on an order's documents, "Devis n° 42" on a deal's. */
+export function referenceLabel(reference: BillingDocument["reference"]): string {
+  return reference.orderId ? `Commande n° ${reference.orderId}` : `Devis n° ${reference.dealId}`;
+}
 
 export const MENTIONS = {
   /** The operation's category, a mention French invoices carry from the e-invoicing reform on

@@ -13,7 +13,7 @@
 // Factur-X extension schema and fx: properties), the XML as an associated file (/AF, AFRelationship
 // /Alternative, MIME text/xml). Nothing outside npm is involved (no Ghostscript, no LibreOffice).
 import { FormatFactoryService, type Invoice, type Logger } from "@e-invoice-eu/core";
-import { addressLines, type BillingDocument, MENTIONS, type Party } from "./document.ts";
+import { addressLines, type BillingDocument, MENTIONS, type Party, referenceLabel } from "./document.ts";
 import { renderPdfA3 } from "./pdf.ts";
 
 export const GUIDELINE_EN16931 = "urn:cen.eu:en16931:2017";
@@ -116,7 +116,7 @@ export function facturXInvoice(doc: BillingDocument): Invoice {
       "cbc:IssueDate": doc.issuedAt,
       "cbc:InvoiceTypeCode": typeCode(doc),
       ...eur,
-      "cac:ContractDocumentReference": { "cbc:ID": `Devis ${doc.reference.dealId}` },
+      "cac:ContractDocumentReference": { "cbc:ID": referenceLabel(doc.reference).replace(" n°", "") },
       "cac:AccountingSupplierParty": {
         "cac:Party": {
           ...endpoint(doc.seller),

@@ -14,7 +14,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { formatEuros } from "../money.ts";
-import type { BillingDocument, DocumentKind, Party } from "./document.ts";
+import { type BillingDocument, type DocumentKind, type Party, referenceLabel } from "./document.ts";
 
 const require = createRequire(import.meta.url);
 
@@ -152,7 +152,7 @@ const RULE = "#d5dbe3";
 const ZEBRA = "#f3f5f8";
 
 /** Documents whose French name is masculine ("Devis", "Avoir"): "Émis", not "Émise". */
-const MASCULINE: DocumentKind[] = ["quote", "credit_note", "commission_credit_note"];
+const MASCULINE: DocumentKind[] = ["quote", "credit_note", "commission_credit_note", "receipt"];
 const CREDIT_NOTES: DocumentKind[] = ["credit_note", "commission_credit_note"];
 
 const isInvoice = (doc: BillingDocument) => doc.number !== null;
@@ -179,9 +179,13 @@ function sellerBlock(doc: BillingDocument): Node {
 function titleBlock(doc: BillingDocument): Node {
   const rows: Node[] = [{ text: doc.title, style: "title", fontSize: doc.title.length > 24 ? 14 : 18 }];
   if (doc.number) rows.push({ text: `N° ${doc.number}`, style: "number" });
-  else rows.push({ text: `Devis n° ${doc.reference.dealId}`, style: "number" });
+  else rows.push({ text: referenceLabel(doc.reference), style: "number" });
   rows.push(`Date d'émission : ${frDate(doc.issuedAt)}`);
-  if (doc.relatedNumber) {
+  if (doc.kind === "receipt") {
+    // A receipt acknowledges a payment; the invoice is the accounting document.
+    if (doc.relatedNumber) rows.push(`Facture n° ${doc.relatedNumber}`);
+    rows.push({ text: "Reçu de paiement, ne vaut pas facture", italics: true, color: MUTED });
+  } else if (doc.relatedNumber) {
     // BT-25 and BT-26: the corrected invoice and its date (BR-FR-CO-05).
     const date = doc.relatedIssuedAt ? ` du ${frDate(doc.relatedIssuedAt)}` : "";
     rows.push(`Avoir sur la facture n° ${doc.relatedNumber}${date}`);
@@ -236,7 +240,7 @@ function buyerBox(doc: BillingDocument): Node {
   const buyer = doc.buyer;
   const label = doc.kind.startsWith("commission")
     ? "Partenaire facturé"
-    : isInvoice(doc)
+    : isInvoice(doc) && doc.kind !== "receipt"
     ? "Facturé à"
     : "Client";
   return box(label, [
@@ -251,7 +255,7 @@ function referenceBox(doc: BillingDocument): Node {
   const r = doc.reference;
   const rows: Node[] = [
     { text: r.dealName, bold: true },
-    `Devis n° ${r.dealId}`,
+    referenceLabel(r),
   ];
   if (r.serviceDate) rows.push(`Date de la prestation : ${frDate(r.serviceDate)}`);
   if (r.city) rows.push(`Lieu : ${r.city}`);
@@ -381,7 +385,9 @@ function definition(doc: BillingDocument, pdfA3: boolean): Record<string, unknow
   const sellerLine = [doc.seller.name, doc.seller.siren ? `SIREN ${doc.seller.siren}` : ""]
     .filter(Boolean)
     .join(" — ");
-  const name = `${doc.title}${doc.number ? ` ${doc.number}` : ` — devis n° ${doc.reference.dealId}`}`;
+  const name = `${doc.title}${
+    doc.number ? ` ${doc.number}` : ` — ${referenceLabel(doc.reference).toLowerCase()}`
+  }`;
   return {
     pageSize: "A4",
     pageMargins: [40, 40, 40, 56],

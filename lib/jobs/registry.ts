@@ -49,6 +49,13 @@ export const JOBS: ScheduledJob[] = [
     sql: "select public.expire_seat_offers()",
   },
   {
+    name: "expire-unpaid-orders",
+    schedule: "* * * * *",
+    description:
+      "Marque expirées les commandes d'ateliers non payées dont les places ont été remises en vente",
+    sql: "select public.expire_unpaid_orders()",
+  },
+  {
     name: "reconcile-payments",
     schedule: "*/10 * * * *",
     description: "Rattrape les paiements par carte réussis qu'aucun webhook ni retour client n'a enregistrés",

@@ -200,19 +200,34 @@ export async function ownsIntent(tx: Tx, intentId: string, customerId: string): 
   return !!own;
 }
 
-/** record_card_payment(): the intent as the provider holds it, recorded once when it succeeded. */
+/** record_card_payment(): the intent as the provider holds it, recorded once when it succeeded (a deal's
+ * or an order's: `order_id` is set for an order's). */
 export async function recordCardPayment(
   tx: Tx,
   provider: string,
   intent: { id: string; status: string; amount: number; currency: string },
-): Promise<{ recorded: boolean; deal_id: number; kind: PaymentKind; overpayment: boolean } | null> {
+): Promise<
+  {
+    recorded: boolean;
+    deal_id: number | null;
+    kind: PaymentKind;
+    overpayment: boolean;
+    order_id: number | null;
+  } | null
+> {
   const [row] = await tx.query<
-    { recorded: boolean; deal_id: number; kind: PaymentKind; overpayment: boolean }
+    {
+      recorded: boolean;
+      deal_id: number | null;
+      kind: PaymentKind;
+      overpayment: boolean;
+      order_id: number | null;
+    }
   >(
-    "select recorded, deal_id, kind, overpayment from public.record_card_payment($1, $2, $3, $4, $5)",
+    "select recorded, deal_id, kind, overpayment, order_id from public.record_card_payment($1, $2, $3, $4, $5)",
     [provider, intent.id, intent.status, intent.amount, intent.currency],
   );
-  return row ?? null;
+  return row ? { ...row, order_id: row.order_id === null ? null : Number(row.order_id) } : null;
 }
 
 /** The provider's intents still open here, created since `since` (200 at most, oldest first). */

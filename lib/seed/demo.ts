@@ -12,6 +12,7 @@ import type { MenuCode } from "../site/chrome.ts";
 import { invalidateSiteChrome } from "../site/chrome.ts";
 import { seedDemoDeals } from "./demo_deals.ts";
 import { seedDemoSessions } from "./demo_sessions.ts";
+import { seedDemoOrders } from "./demo_orders.ts";
 
 const SEED = systemActor("seed");
 
@@ -173,7 +174,7 @@ async function seedSite(tx: Tx) {
 /** `config` gives the platform's identity printed on the demo invoices (the environment's by default). */
 export async function seedDemoData(
   db: Database,
-  config: Pick<Config, "platform"> = loadConfig(),
+  config: Pick<Config, "platform" | "appUrl"> = loadConfig(),
 ): Promise<void> {
   await transactionAs(db, SEED, (tx) => seedSite(tx));
   for (const account of DEMO_ACCOUNTS) {
@@ -197,12 +198,18 @@ export async function seedDemoData(
   await transactionAs(db, SEED, (tx) => seedDemoDeals(tx));
   // Cocktail workshops and their dates (lib/seed/demo_sessions.ts).
   await transactionAs(db, SEED, (tx) => seedDemoSessions(tx));
+  // Their paid registrations, through the checkout's own functions (lib/seed/demo_orders.ts).
+  await transactionAs(
+    db,
+    SEED,
+    (tx) => seedDemoOrders(tx, { platform: config.platform, appUrl: config.appUrl }),
+  );
   // The demo payments' invoices and commission invoices, as the billing job would issue them.
   const unbilled = await statementAs<{ id: number }>(
     db,
     SEED,
     `select distinct deal_id as id from public.deal_payments p
-     where not exists (select from public.invoices i where i.payment_id = p.id and i.series = 'FA') order by 1`,
+     where p.deal_id is not null and not exists (select from public.invoices i where i.payment_id = p.id and i.series = 'FA') order by 1`,
   );
   for (const { id } of unbilled) await issueDealInvoices({ db, config }, id);
   invalidateSiteChrome();

@@ -43,7 +43,6 @@ export const SESSION_MESSAGES = {
   expired: "Votre réservation a expiré et ses places ont été remises en vente : ajoutez de nouveau la date.",
   lineRemoved: "La ligne a été retirée de votre panier.",
   lineUpdated: "La quantité a été mise à jour.",
-  paymentSoon: "Le paiement en ligne des ateliers ouvre bientôt",
   emptyCart: "Votre panier est vide.",
   noDates: "Aucune date n'est proposée pour cette période.",
   moreDates: "Seules les prochaines dates sont affichées : choisissez une période pour voir les suivantes.",
@@ -235,8 +234,6 @@ export const OPS_MESSAGES = {
   cancelConfirmTitle: "Annuler cette date ?",
   cancelConfirm:
     "Les inscrits seront prévenus par email et remboursés, les paniers en cours libérés et les alertes arrêtées. Cette action ne peut pas être annulée.",
-  refundsUnavailable:
-    "Cette date a des inscriptions payées et le remboursement automatique n'est pas disponible : annulation impossible pour l'instant.",
 } as const;
 
 /** The public state of a date's row: closed dates read 'COMPLET' without the seat alert. */

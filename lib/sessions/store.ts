@@ -317,16 +317,25 @@ export interface CustomerRegistrationRow {
   dtstart: Date;
   sessionTitle: string;
   sessionSlug: string;
+  /** Its order's receipt and invoice are issued (the checkout's documents). */
+  hasReceipt: boolean;
+  hasInvoice: boolean;
 }
 
 /** The caller's registrations (RLS: its own), newest date first. */
 export function ownRegistrations(tx: Tx): Promise<CustomerRegistrationRow[]> {
+  // A checkout abandoned or replaced before any payment (its registrations canceled) is not shown.
   return tx<CustomerRegistrationRow>`
     select r.id::text as id, r.quantity, r.amount, r.discount_amount as "discountAmount", r.status,
-      d.dtstart, s.title as "sessionTitle", s.slug as "sessionSlug"
+      d.dtstart, s.title as "sessionTitle", s.slug as "sessionSlug",
+      exists (select from public.invoices i where i.order_id = r.order_id and i.series = 'RE') as "hasReceipt",
+      exists (select from public.invoices i where i.order_id = r.order_id and i.series = 'FA' and i.kind = 'full')
+        as "hasInvoice"
     from public.registrations r
     join public.session_dates d on d.id = r.date_id
     join public.workshop_sessions s on s.id = d.session_id
     where r.user_id = (select auth.uid())
+      and (r.status <> 'canceled' or r.order_id is null
+           or exists (select from public.deal_payments p where p.order_id = r.order_id))
     order by d.dtstart desc, r.created_at desc`;
 }

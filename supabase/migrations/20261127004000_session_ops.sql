@@ -12,9 +12,9 @@
 --     goes to the next subscriber. Alerts stop once the date has started, is closed or canceled.
 --   * Closing a date (state 'closed') stops new bookings; the public sees it 'COMPLET' without the
 --     alert. Its open offers are withdrawn (places back). It can be reopened.
---   * Canceling (cancel_session_date, admins): final; every hold released, offers withdrawn, pending
---     registrations canceled; the paid ones are canceled and refunded by the use case through
---     cancel_registration (checkout), in the same transaction.
+--   * Canceling (cancel_session_date, the system after the use case's admin check): final; every hold
+--     released, offers withdrawn; each registration is then canceled (and refunded when paid) by the use
+--     case through cancel_registration (20261127002000_checkout.sql), in the same transaction.
 --   * Holds: re-adding a date or changing a line holds it again, but never past twice the hold time
 --     from the line's first hold (cart_lines.created_at).
 
@@ -301,10 +301,12 @@ end $$;
 revoke execute on function public.set_session_date_closed(uuid, boolean) from public;
 grant execute on function public.set_session_date_closed(uuid, boolean) to authenticated;
 
--- Admins: cancel a date, for good. Under the date's lock: state 'canceled' (the trigger withdraws open
--- offers), every cart hold released, pending registrations canceled. Paid ('invoiced') registrations
--- are left to the caller, which cancels and refunds each in the same transaction. Idempotent: a second
--- call answers {ok, already: true}. {ok, already, released, withdrawn, pending_canceled} or {ok: false,
+-- Cancels a date, for good (the system, after lib/sessions/use_cases/date_operations.ts checked the
+-- admin). The orders of its registrations and holds are locked first, then the date (orders before
+-- dates, as record_order_payment and cancel_registration lock them); state 'canceled' (the trigger
+-- withdraws open offers), every cart hold on the date released. Its registrations are then canceled
+-- and refunded one by one by the caller through cancel_registration(), in the same transaction.
+-- Idempotent: {ok, already: true} the second time. {ok, already, released, withdrawn} or {ok: false,
 -- reason: not_found}.
 create or replace function public.cancel_session_date(p_date uuid) returns jsonb
 language plpgsql security definer set search_path = '' as $$
@@ -312,26 +314,20 @@ declare
   d public.session_dates;
   released integer;
   withdrawn integer;
-  pending integer;
-  freed integer;
 begin
-  if not coalesce(public.is_admin(), false) then
-    raise exception 'only admins cancel dates' using errcode = '42501';
-  end if;
-  select * into d from public.session_dates where uuid = p_date for update;
+  select * into d from public.session_dates where uuid = p_date;
   if not found then return jsonb_build_object('ok', false, 'reason', 'not_found'); end if;
+  perform from public.orders o
+  where o.id in (select g.order_id from public.registrations g where g.date_id = d.id and g.status <> 'canceled'
+                 union select l.order_id from public.cart_lines l where l.date_id = d.id)
+  order by o.id for update;
+  select * into d from public.session_dates where id = d.id for update;
   if d.state = 'canceled' then return jsonb_build_object('ok', true, 'already', true); end if;
   select count(*)::int into withdrawn from public.seat_offers where date_id = d.id and status = 'offered';
   with gone as (delete from public.cart_lines where date_id = d.id returning quantity)
   select coalesce(sum(quantity), 0)::int into released from gone;
-  with gone as (
-    update public.registrations set status = 'canceled' where date_id = d.id and status = 'pending'
-    returning quantity
-  )
-  select count(*)::int, coalesce(sum(quantity), 0)::int into pending, freed from gone;
-  update public.session_dates set state = 'canceled', places_left = places_left + released + freed where id = d.id;
-  return jsonb_build_object('ok', true, 'already', false, 'released', released, 'withdrawn', withdrawn,
-    'pending_canceled', pending);
+  update public.session_dates set state = 'canceled', places_left = places_left + released where id = d.id;
+  return jsonb_build_object('ok', true, 'already', false, 'released', released, 'withdrawn', withdrawn);
 end $$;
 revoke execute on function public.cancel_session_date(uuid) from public;
-grant execute on function public.cancel_session_date(uuid) to authenticated;
+grant execute on function public.cancel_session_date(uuid) to service_role;

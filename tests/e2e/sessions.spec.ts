@@ -45,7 +45,8 @@ test("un visiteur choisit une date, une quantité, réserve, et retrouve la lign
   await expect(line.getByTestId("cart-line-total")).toHaveText(/201,00\s€/);
   await expect(line.getByTestId("cart-line-hold")).toHaveText(/Places gardées encore 1?\d:\d\d/);
   await expect(page.getByTestId("cart-total")).toHaveText(/201,00\s€/);
-  await expect(page.getByText("Le paiement en ligne des ateliers ouvre bientôt")).toBeVisible();
+  // A visitor signs in before paying (the checkout is for customers).
+  await expect(page.getByText("Veuillez vous connecter pour régler votre réservation.")).toBeVisible();
   await expect(page.getByRole("button", { name: /payer|régler/i })).toHaveCount(0);
 
   // Fewer places: the total follows and the places go back on sale.

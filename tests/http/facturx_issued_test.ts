@@ -290,7 +290,7 @@ httpTest("every document of the database is schema-valid Factur-X (the demo invo
   const { db } = await testEnv();
   const all = await systemQuery<{ id: string; number: string }>(
     db,
-    "select id, number from public.invoices order by issued_at",
+    "select id, number from public.invoices where series <> 'RE' order by issued_at",
   );
   assert(all.length >= 4, `the demo data issues invoices (${all.length})`);
   for (const invoice of all) await issuedXml(admin, invoice.id, invoice.number);

@@ -5,7 +5,8 @@
 // released, alerts stopped, idempotent); the attendees as JSON, CSV and sign-in sheet, refused to
 // anonymous visitors, customers and partners; holds capped at twice the hold time; the header's cart link.
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
-import { Client, httpTest, testEnv } from "../support/app.ts";
+import { Client, httpTest, registrationPayload, testEnv } from "../support/app.ts";
+import { TEST_CARDS } from "../../lib/payments/simulated.ts";
 import { systemQuery } from "../support/db.ts";
 import { JOBS } from "../../lib/jobs/registry.ts";
 import { statementAs, systemActor } from "../../lib/actor.ts";
@@ -246,10 +247,27 @@ httpTest("close and cancel a date: bookers told, holds released, alerts stopped,
   const { db } = await testEnv();
   const admin = new Client();
   await admin.login(ADMIN);
-  const d = await makeDate(5);
+  const d = await makeDate(8);
+  // A customer who pays 3 places through the checkout (simulated card), then a visitor's hold of 2.
+  const payer = new Client({ ip: "10.79.0.1" });
+  const account = registrationPayload();
+  assertEquals((await payer.post("/api/security/registration", account)).status, 200);
+  assertEquals((await book(payer, d.slug, d.uuid, 3)).status, 200);
+  const intent = (await payer.post("/api/cart/checkout", {})).json<Json>();
+  const intentId = intent.paymentIntentId ?? intent.results?.paymentIntentId ?? intent.results?.id;
+  assert(intentId, JSON.stringify(intent));
+  assertEquals(
+    (await payer.post("/api/payment/simulated/confirm", {
+      paymentIntentId: intentId,
+      cardNumber: TEST_CARDS.succeeds,
+    }))
+      .status,
+    200,
+  );
+  assertEquals((await payer.post("/api/payment/confirm", { paymentIntentId: intentId })).status, 200);
   const visitor = new Client();
   assertEquals((await book(visitor, d.slug, d.uuid, 2)).status, 200);
-  // A customer of its own (the demo customers' registrations are other tests' figures).
+  // A registration not paid yet, of a customer of its own (the demo customers' figures are other tests').
   const booker = unique("booker");
   const [customer] = await systemQuery<{ id: string }>(
     db,
@@ -262,6 +280,12 @@ httpTest("close and cancel a date: bookers told, holds released, alerts stopped,
     [customer.id, d.id],
   );
   await systemQuery(db, "update public.session_dates set places_left = 0 where id = $1", [d.id]);
+  const [paid] = await systemQuery<{ status: string; amount: number }>(
+    db,
+    "select r.status, r.amount from public.registrations r join public.users u on u.id = r.user_id where u.email = $1",
+    [account.email],
+  );
+  assertEquals(paid.status, "invoiced", "paid through the checkout");
 
   // Closed: 'COMPLET' for the public, no booking, no alert.
   assertEquals((await admin.post(`/api/admin/session/date/${d.uuid}/close`)).status, 200);
@@ -288,15 +312,23 @@ httpTest("close and cancel a date: bookers told, holds released, alerts stopped,
   const cancel = await admin.post(`/api/admin/session/date/${d.uuid}/cancel`);
   assertEquals(cancel.status, 200, cancel.text);
   assertEquals(cancel.json<Json>().results.already, false);
-  assertEquals(cancel.json<Json>().results.registrations, 1);
+  assertEquals(cancel.json<Json>().results.registrations, 2);
+  assertEquals(cancel.json<Json>().results.refunded, paid.amount, "what was paid is refunded");
   assertEquals(cancel.json<Json>().results.released, 2);
   assertEquals((await visitor.get("/api/cart")).json<Json>().results.lines, [], "holds released");
-  const [reg] = await systemQuery<{ status: string }>(
+  const statuses = await systemQuery<{ status: string }>(
     db,
     "select status from public.registrations where date_id = $1",
     [d.id],
   );
-  assertEquals(reg.status, "canceled");
+  assertEquals(statuses.map((r) => r.status), ["canceled", "canceled"]);
+  const [refund] = await systemQuery<{ amount: number; status: string }>(
+    db,
+    `select r.amount, r.status from public.refunds r join public.deal_payments p on p.id = r.payment_id
+     join public.orders o on o.id = p.order_id join public.users u on u.id = o.user_id where u.email = $1`,
+    [account.email],
+  );
+  assertEquals(Number(refund.amount), paid.amount, "the refund is queued");
   await drainMail();
   const mails = await systemQuery<{ text: string }>(
     db,
@@ -304,7 +336,13 @@ httpTest("close and cancel a date: bookers told, holds released, alerts stopped,
      and text_body like '%' || $2 || '%'`,
     [booker, "Atelier ops"],
   );
-  assertEquals(mails.length, 1, "the booker is told once");
+  assertEquals(mails.length, 1, "the booker who had not paid is told once");
+  const [paidMail] = await systemQuery<{ n: number }>(
+    db,
+    "select count(*)::int as n from public.email_outbox where recipient = $1 and template = 'registration-canceled'",
+    [account.email],
+  );
+  assertEquals(paidMail.n, 1, "the paid booker is told (and refunded) once");
   assertMatch(mails[mails.length - 1].text, /vos 3 places/);
   const again = await admin.post(`/api/admin/session/date/${d.uuid}/cancel`);
   assertEquals(again.status, 200);

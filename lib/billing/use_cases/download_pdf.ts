@@ -32,7 +32,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DEAL_ID = /^[1-9]\d{0,14}$/;
 
 async function toPdf(download: Download): Promise<PdfFile> {
-  const bytes = download.issued
+  // A receipt (an order's RE) is numbered but no invoice: a plain PDF.
+  const bytes = download.issued && download.document.kind !== "receipt"
     ? await renderInvoicePdf(download.document)
     : await renderPdf(download.document);
   return { fileName: download.fileName, bytes };

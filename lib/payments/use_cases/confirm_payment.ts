@@ -8,6 +8,7 @@ import { z } from "zod";
 import { PAYMENT_MESSAGES, type PaymentType } from "../rules.ts";
 import { ownIntentKind } from "../store.ts";
 import { PAYMENTS, recordProviderIntent, requireProvider } from "./record_card_payment.ts";
+import { CHECKOUT_MESSAGES } from "../../orders/rules.ts";
 
 /** A provider's PaymentIntent id as a request may name it (Stripe's "pi_" and letters, digits,
  * underscores; hyphens tolerated). */
@@ -41,7 +42,12 @@ export async function confirmPayment(deps: Deps, actor: Actor, body: unknown): P
   const paymentType: PaymentType = kind === "deposit" ? "deposit" : kind === "balance" ? "remaining" : "full";
   // Never 'success' for money that is being given back.
   if (intent.status === "succeeded" && recorded.overpayment) {
-    return { paymentType, paymentStatus: "refunding", message: PAYMENT_MESSAGES.refunding };
+    const message = recorded.orderId !== null ? CHECKOUT_MESSAGES.refunding : PAYMENT_MESSAGES.refunding;
+    return { paymentType, paymentStatus: "refunding", message };
+  }
+  // An order's payment (workshop places): its own words.
+  if (intent.status === "succeeded" && recorded.orderId !== null) {
+    return { paymentType, paymentStatus: "succeeded", message: CHECKOUT_MESSAGES.paid };
   }
   const message = intent.status === "succeeded"
     ? (kind === "deposit" ? PAYMENT_MESSAGES.depositPaid : PAYMENT_MESSAGES.fullPaid)

@@ -3,7 +3,7 @@
 import { type Actor, requireRole, transactionAs } from "../../actor.ts";
 import type { Deps } from "../../deps.ts";
 import { centsToEuros } from "../../money.ts";
-import type { RegistrationStatus } from "../rules.ts";
+import { registrationActions, type RegistrationStatus } from "../rules.ts";
 import { ownRegistrations } from "../store.ts";
 import { toUnix } from "../offers.ts";
 
@@ -16,6 +16,9 @@ export interface CustomerRegistration {
   status: RegistrationStatus;
   dtstart: number;
   session: { title: string; slug: string };
+  /** Download addresses, when the document exists and §4 offers it for the status. */
+  receiptUrl: string | null;
+  invoiceUrl: string | null;
 }
 
 export async function customerRegistrations(deps: Deps, actor: Actor): Promise<CustomerRegistration[]> {
@@ -29,6 +32,12 @@ export async function customerRegistrations(deps: Deps, actor: Actor): Promise<C
     status: row.status,
     dtstart: toUnix(row.dtstart),
     session: { title: row.sessionTitle, slug: row.sessionSlug },
+    receiptUrl: row.hasReceipt && registrationActions(row.status).receipt
+      ? `/api/customer/registration/receipt/${row.id}`
+      : null,
+    invoiceUrl: row.hasInvoice && registrationActions(row.status).invoice
+      ? `/api/customer/registration/invoice/${row.id}`
+      : null,
   }));
 }
 

@@ -18,6 +18,7 @@ import {
 import { ADMIN_ONLY } from "./admin_sessions.ts";
 import { attendeesOfDate } from "../ops_store.ts";
 import type { Attendee } from "../attendees.ts";
+import { type DateOrderLedger, orderLedgerOfDate } from "../../orders/store.ts";
 
 export interface DateBookings {
   session: SessionRow;
@@ -27,6 +28,8 @@ export interface DateBookings {
   alerts: number;
   /** The registrations with their customers' names and contacts (the attendees list). */
   attendees: Attendee[];
+  /** The date's paid orders: payments, refunds, documents (lib/orders). */
+  orders: DateOrderLedger[];
 }
 
 export async function dateBookings(deps: Deps, actor: Actor, uuid: string): Promise<DateBookings> {
@@ -42,6 +45,7 @@ export async function dateBookings(deps: Deps, actor: Actor, uuid: string): Prom
       registrations: await registrationsOfDate(tx, date.id),
       alerts: await alertsOfDate(tx, date.id),
       attendees: await attendeesOfDate(tx, date.id),
+      orders: await orderLedgerOfDate(tx, date.id),
     };
   });
   if (!found) throw new AppError("not_found", SESSION_MESSAGES.notFound);

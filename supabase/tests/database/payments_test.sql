@@ -77,12 +77,14 @@ where oid in ('public.payment_intents'::regclass, 'public.deal_payments'::regcla
   'public.provider_events'::regclass, 'public.simulated_payment_intents'::regclass);
 select policies_are('public', 'payment_intents', array['Admins can read payment intents'],
   'public.payment_intents has exactly the expected policies');
-select policies_are('public', 'deal_payments', array['Admins can read every payment', 'Deal parties can read its payments'],
+select policies_are('public', 'deal_payments', array['Admins can read every payment', 'Deal parties can read its payments',
+  'Customers can read their orders'' payments'],
   'public.deal_payments has exactly the expected policies');
 select policies_are('public', 'invoice_counters', array[]::name[],
   'public.invoice_counters has no policy (the service role only)');
 select policies_are('public', 'invoices', array[
-  'Admins can read every invoice', 'Customers can read their deals'' invoices', 'Partners can read their deals'' invoices'
+  'Admins can read every invoice', 'Customers can read their deals'' invoices', 'Partners can read their deals'' invoices',
+  'Customers can read their orders'' documents'
 ], 'public.invoices has exactly the expected policies');
 select policies_are('public', 'refunds', array['Admins can read refunds'], 'public.refunds has exactly the expected policies');
 select policies_are('public', 'provider_events', array[]::name[],

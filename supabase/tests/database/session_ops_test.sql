@@ -4,7 +4,7 @@
 -- date is closed or past); only admins close and cancel, a canceled date stays so and only
 -- cancel_session_date cancels; holds capped at twice the hold time.
 begin;
-select plan(43);
+select plan(44);
 
 select tests.create_user('Admin', 'admin'), tests.create_user('Customer', 'customer_a'),
   tests.create_user('Customer', 'customer_b'), tests.create_user('Company', 'partner_a');
@@ -128,11 +128,15 @@ select is(public.add_to_cart(repeat('c', 40), 'c0000000-0000-4000-8000-000000000
 select tests.act_as('admin');
 select throws_ok($$update public.session_dates set state = 'canceled' where id = 963$$, '42501', null,
   'an admin''s plain edit cannot cancel');
+select throws_ok($$select public.cancel_session_date('c0000000-0000-4000-8000-000000000963')$$, '42501', null,
+  'only the system cancels (the use case checks the admin, then refunds in the same transaction)');
+select tests.act_as_service();
 select is(public.cancel_session_date('c0000000-0000-4000-8000-000000000963') ->> 'released', '2',
   'canceling releases the holds');
 select is((select count(*)::int from public.cart_lines where date_id = 963), 0, 'no hold left');
 select is(public.cancel_session_date('c0000000-0000-4000-8000-000000000963') ->> 'already', 'true',
   'canceling twice is one cancellation');
+select tests.act_as('admin');
 select throws_ok($$update public.session_dates set state = 'open' where id = 963$$, '42501', null,
   'a canceled date stays canceled');
 

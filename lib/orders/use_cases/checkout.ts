@@ -1,0 +1,48 @@
+// POST /api/cart/checkout: a customer's live cart lines become an order with one pending registration
+// each, priced on the server (lib/sessions/rules.ts through orderLineOf), their holds extended to
+// cover the payment; the answer is the order's payment intent. A second checkout supersedes the first
+// order and its intent (never two payable intents for one cart). One transaction as the system, after
+// the customer is checked; the cart row and the dates are locked in the database function.
+import { type Actor, requireRole, transactionAs } from "../../actor.ts";
+import type { Deps } from "../../deps.ts";
+import { AppError } from "../../errors.ts";
+import { PAYMENTS, requireProvider } from "../../payments/use_cases/record_card_payment.ts";
+import { toUnix } from "../../sessions/offers.ts";
+import { CHECKOUT_MESSAGES, orderLineOf } from "../rules.ts";
+import { createCartOrder, lockCartForCheckout } from "../store.ts";
+import { createOrderIntent, type OrderIntentResult } from "./create_order_intent.ts";
+
+export async function checkoutCart(deps: Deps, actor: Actor): Promise<OrderIntentResult> {
+  const customer = requireRole(actor, "Customer", {
+    message: CHECKOUT_MESSAGES.customersOnly,
+    loginMessage: CHECKOUT_MESSAGES.loginRequired,
+  });
+  requireProvider(deps);
+  const orderId = await transactionAs(deps.db, PAYMENTS, async (tx) => {
+    const rows = await lockCartForCheckout(tx, customer.user.id);
+    if (rows.length === 0) throw new AppError("validation", CHECKOUT_MESSAGES.emptyCart);
+    // Committed, not thrown: the expired holds given back stay given back.
+    if (rows.every((r) => r.lineId === null)) return null;
+    const now = Date.now();
+    if (rows.some((r) => r.state !== "open" || r.dtstart.getTime() <= now)) {
+      throw new AppError("conflict", CHECKOUT_MESSAGES.dateUnavailable);
+    }
+    const lines = rows.map((r) =>
+      orderLineOf({
+        lineId: r.lineId!,
+        title: r.sessionTitle,
+        city: r.sessionCity,
+        dtstart: toUnix(r.dtstart),
+        quantity: r.quantity,
+        price: {
+          priceTTC: Number(r.priceTTC),
+          travelCostTTC: Number(r.travelCostTTC),
+          additionalCosts: r.additionalCosts,
+        },
+      })
+    );
+    return await createCartOrder(tx, customer.user.id, lines, deps.config.cartHoldMinutes);
+  });
+  if (orderId === null) throw new AppError("conflict", CHECKOUT_MESSAGES.expired);
+  return await createOrderIntent(deps, customer, orderId);
+}
