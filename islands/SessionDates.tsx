@@ -34,7 +34,7 @@ export interface SessionDatesProps {
 
 /** One grid for every row, so that dates, quantities, prices and buttons line up from row to row: date
  * and actions full width on a phone, quantity and price side by side between them. */
-const ROW = "grid grid-cols-2 items-center gap-3 sm:grid-cols-[minmax(0,1fr)_7.5rem_5.5rem_19rem]";
+const ROW = "grid grid-cols-2 items-center gap-3 sm:grid-cols-[minmax(0,1fr)_7.5rem_5.5rem_21rem]";
 
 const dayToUnix = (day: string, endOfDay: boolean) =>
   day ? Math.floor(Date.parse(`${day}T00:00:00Z`) / 1000) + (endOfDay ? 86399 : 0) : undefined;

@@ -301,7 +301,7 @@ export function AdminDatePage({ bookings }: { bookings: DateBookings }) {
         ? <EmptyState>Aucune inscription pour l'instant.</EmptyState>
         : (
           <div class={TABLE_FRAME}>
-            <table class="w-full text-left text-sm" data-testid="admin-registrations">
+            <table class="w-full min-w-[40rem] text-left text-sm" data-testid="admin-registrations">
               <thead class={THEAD}>
                 <tr>
                   <th class={TH} scope="col">Nom</th>
@@ -316,7 +316,7 @@ export function AdminDatePage({ bookings }: { bookings: DateBookings }) {
                 {attendees.map((a) => (
                   <tr key={a.registrationId} class="border-t border-slate-100">
                     <td class={TD}>{`${a.firstname} ${a.lastname}`.trim() || "—"}</td>
-                    <td class={`${TD} break-all`}>{a.email}</td>
+                    <td class={TD}>{a.email}</td>
                     <td class={`${TD} whitespace-nowrap`}>{a.phone || "—"}</td>
                     <td class={`${TD} text-right`}>{a.quantity}</td>
                     <td class={TD}>
