@@ -5,7 +5,14 @@
 // released, alerts stopped, idempotent); the attendees as JSON, CSV and sign-in sheet, refused to
 // anonymous visitors, customers and partners; holds capped at twice the hold time; the header's cart link.
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
-import { Client, httpTest, registrationPayload, testEnv } from "../support/app.ts";
+import { Client, httpTest, ORIGIN, registrationPayload, testEnv } from "../support/app.ts";
+import { loadConfig } from "../../lib/config.ts";
+import { openPostgres } from "../../lib/db/postgres.ts";
+import { createLogger } from "../../lib/log/logger.ts";
+import { createBackground, type Deps } from "../../lib/deps.ts";
+import { memoryStorage } from "../../lib/storage/storage.ts";
+import { createApp } from "../../routes/_app.tsx";
+import type { Database } from "../../lib/db/database.ts";
 import { TEST_CARDS } from "../../lib/payments/simulated.ts";
 import { systemQuery } from "../support/db.ts";
 import { JOBS } from "../../lib/jobs/registry.ts";
@@ -470,3 +477,104 @@ httpTest("header: the cart link with its count while the cart holds places, with
   await partner.login(PARTNER);
   assert(!(await partner.get("/sessions")).text.includes('data-testid="header-cart"'));
 });
+
+/** A second instance of the app: its own pool on the same PostgreSQL database (PGlite: the same one). */
+async function secondInstance(): Promise<{ app: Awaited<ReturnType<typeof createApp>>; db: Database }> {
+  const shared = await testEnv();
+  const url = Deno.env.get("TEST_DATABASE_URL");
+  const db = url ? openPostgres(url, { max: 4 }) : shared.db;
+  const config = loadConfig((name) => ({ APP_ENV: "test", APP_URL: ORIGIN })[name]);
+  const logger = createLogger(db, { quiet: true });
+  const deps: Deps = {
+    config,
+    db,
+    logger,
+    background: createBackground(logger, { manual: true }),
+    storage: memoryStorage(),
+  };
+  return { app: await createApp(deps), db };
+}
+
+httpTest(
+  "waiting list on two instances: places freed while others book go to the line; one claim per link; expiry once",
+  async () => {
+    const { db, app } = await testEnv();
+    const second = await secondInstance();
+    const on = (i: number, ip: string) => new Client({ app: i % 2 === 0 ? app : second.app, ip });
+    try {
+      const d = await makeDate(10);
+      const holders = Array.from({ length: 10 }, (_, i) => on(i, `10.81.0.${i}`));
+      const lines: string[] = [];
+      for (const holder of holders) {
+        lines.push((await book(holder, d.slug, d.uuid)).json<Json>().results.lineId);
+      }
+      const waiting = Array.from({ length: 15 }, (_, i) => unique(`file${i}`));
+      for (const email of waiting) await subscribe(d.uuid, email);
+
+      // The ten holders give their places up while twenty visitors try to book, on both instances at once.
+      const [removed, booked] = await Promise.all([
+        Promise.all(holders.map((holder, i) => holder.delete(`/api/cart/line/${lines[i]}`))),
+        Promise.all(Array.from({ length: 20 }, (_, i) => book(on(i, `10.82.0.${i}`), d.slug, d.uuid))),
+      ]);
+      assertEquals(removed.map((r) => r.status), Array(10).fill(200));
+      const bookedOk = booked.filter((r) => r.status === 200).length;
+      const [state] = await systemQuery<{ left: number; offered: number; held: number }>(
+        db,
+        `select d.places_left as left,
+         (select count(*) from public.seat_offers o where o.date_id = d.id and o.status = 'offered')::int as offered,
+         (select coalesce(sum(l.quantity), 0) from public.cart_lines l where l.date_id = d.id)::int as held
+       from public.session_dates d where d.id = $1`,
+        [d.id],
+      );
+      assertEquals(state.left + state.offered + state.held, 10, "never more than the capacity");
+      assertEquals(state.left, 0, "no place sits free while subscribers wait");
+      assertEquals(state.held, bookedOk, "a visitor books only a place freed before anyone waited for it");
+      const offeredTo = await systemQuery<{ email: string }>(
+        db,
+        `select a.email from public.seat_offers o join public.seat_alerts a on a.id = o.alert_id
+       where o.date_id = $1 order by a.created_at`,
+        [d.id],
+      );
+      assertEquals(offeredTo.map((r) => r.email), waiting.slice(0, state.offered), "the oldest alerts first");
+
+      // Ten clicks on one link, on both instances: one place in one cart.
+      await drainMail();
+      const [link] = await offerLinks(waiting[0]);
+      const claims = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => on(i, `10.83.0.${i}`).post(link, {})),
+      );
+      assertEquals(claims.filter((r) => r.status === 200).length, 1);
+      assertEquals(claims.filter((r) => r.status === 409).length, 9);
+
+      // The other offers expire; both instances run the registry's job at once: each expires once.
+      await systemQuery(
+        db,
+        "update public.seat_offers set expires_at = now() - interval '1 second' where date_id = $1 and status = 'offered'",
+        [d.id],
+      );
+      const job = JOBS.find((j) => j.name === "expire-seat-offers")!;
+      await Promise.all([
+        statementAs(db, systemActor("job"), job.sql!),
+        statementAs(second.db, systemActor("job"), job.sql!),
+      ]);
+      const [after] = await systemQuery<{ left: number; offered: number; expired: number }>(
+        db,
+        `select d.places_left as left,
+         (select count(*) from public.seat_offers o where o.date_id = d.id and o.status = 'offered')::int as offered,
+         (select count(*) from public.seat_offers o where o.date_id = d.id and o.status = 'expired')::int as expired
+       from public.session_dates d where d.id = $1`,
+        [d.id],
+      );
+      assertEquals(after.expired, state.offered - 1, "each unused offer expired once");
+      const stillWaiting = waiting.length - state.offered;
+      assertEquals(
+        after.offered,
+        Math.min(stillWaiting, state.offered - 1),
+        "their places go to the next in line",
+      );
+      assertEquals(after.left, state.offered - 1 - after.offered, "the rest back on sale");
+    } finally {
+      if (second.db !== db) await second.db.close();
+    }
+  },
+);
