@@ -578,3 +578,65 @@ httpTest(
     }
   },
 );
+
+httpTest(
+  "dashboard: the list of coming dates, close, reopen and cancel through forms, admins only",
+  async () => {
+    const d = await makeDate(4);
+    const admin = new Client();
+    await admin.login(ADMIN);
+    const list = await admin.get("/dashboard/admin/ateliers");
+    assertEquals(list.status, 200);
+    assertMatch(list.text, /Prochaines dates/);
+    assertMatch(list.text, new RegExp(`data-date="${d.uuid}"`));
+    assertEquals(
+      (list.text.match(/Bientôt disponible/g) ?? []).length <= 1,
+      true,
+      "one 'Bientôt disponible' at most",
+    );
+    const base = `/dashboard/admin/ateliers/date/${d.uuid}`;
+    const datePage = await admin.get(base);
+    assertEquals(
+      (datePage.text.match(/>Bientôt disponible</g) ?? []).length,
+      1,
+      "one control for 'BIENTÔT DISPO'",
+    );
+    const closed = await admin.request("POST", `${base}/fermer?retour=liste`, { form: {} });
+    assertEquals(closed.status, 303);
+    assertEquals(closed.headers.get("location"), "/dashboard/admin/ateliers");
+    assertMatch((await admin.get("/dashboard/admin/ateliers")).text, /La date est fermée/);
+    assertEquals(
+      (await admin.request("POST", `${base}/rouvrir`, { form: {} })).headers.get("location"),
+      base,
+    );
+    const confirm = await admin.get(`${base}/annuler`);
+    assertEquals(confirm.status, 200);
+    assertMatch(confirm.text, /Annuler cette date \?/);
+    assertMatch(confirm.text, /ne peut pas être annulée/);
+    const canceled = await admin.request("POST", `${base}/annuler`, { form: {} });
+    assertEquals(canceled.status, 303);
+    assertMatch((await admin.get(base)).text, /La date a été annulée/);
+    assertEquals(await placesLeft(d.uuid), 4);
+
+    const other = await makeDate(4);
+    const path = `/dashboard/admin/ateliers/date/${other.uuid}`;
+    assertEquals((await new Client().request("POST", `${path}/annuler`, { form: {} })).status, 401);
+    assertMatch((await new Client().get(`${path}/annuler`)).headers.get("location") ?? "", /^\/login/);
+    for (const who of [CUSTOMER, PARTNER]) {
+      const client = new Client();
+      await client.login(who);
+      assertEquals((await client.request("POST", `${path}/annuler`, { form: {} })).status, 403);
+      assertEquals((await client.get(`${path}/annuler`)).status, 403);
+      assertEquals((await client.get("/dashboard/admin/ateliers")).status, 403);
+    }
+    const { db } = await testEnv();
+    const [state] = await systemQuery<{ state: string }>(
+      db,
+      "select state from public.session_dates where id = $1",
+      [
+        other.id,
+      ],
+    );
+    assertEquals(state.state, "open");
+  },
+);

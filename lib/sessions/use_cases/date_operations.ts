@@ -60,13 +60,20 @@ export async function cancelSessionDate(deps: Deps, actor: Actor, uuid: string):
     const unpaid: Record<string, number> = {};
     let refunded = 0;
     for (const booker of bookers) {
-      const done = await cancelRegistrationInTx(
-        tx,
-        deps,
-        booker.registrationId,
-        DATE_CANCELED_REASON,
-        admin.user.id,
-      );
+      let done;
+      try {
+        done = await cancelRegistrationInTx(
+          tx,
+          deps,
+          booker.registrationId,
+          DATE_CANCELED_REASON,
+          admin.user.id,
+        );
+      } catch (error) {
+        // Canceled meanwhile with its whole unpaid order (another line of the order): nothing more to do.
+        if (error instanceof AppError && error.code === "conflict") continue;
+        throw error;
+      }
       refunded += done.refunded;
       if (booker.status !== "invoiced") unpaid[booker.registrationId] = 0;
     }
