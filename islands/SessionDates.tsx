@@ -12,9 +12,9 @@ import {
   ALERT_DIALOG_WIDTH,
   clampQuantity,
   type DateOffer,
-  dateState,
   formatDateTime,
   offerPrice,
+  offerState,
   placesLabel,
   SESSION_MESSAGES as M,
   sessionPrice,
@@ -31,6 +31,10 @@ export interface SessionDatesProps {
   /** More dates exist after these (the period filter shows them). */
   more?: boolean;
 }
+
+/** One grid for every row, so that dates, quantities, prices and buttons line up from row to row: date
+ * and actions full width on a phone, quantity and price side by side between them. */
+const ROW = "grid grid-cols-2 items-center gap-3 sm:grid-cols-[minmax(0,1fr)_7.5rem_5.5rem_21rem]";
 
 const dayToUnix = (day: string, endOfDay: boolean) =>
   day ? Math.floor(Date.parse(`${day}T00:00:00Z`) / 1000) + (endOfDay ? 86399 : 0) : undefined;
@@ -130,21 +134,22 @@ export default function SessionDates({ slug, offers: initial, start, end, more =
       {offers.length === 0 && <p class="text-slate-600">{M.noDates}</p>}
       <ul class="space-y-3">
         {offers.map((offer) => {
-          const state = dateState(offer);
+          const state = offerState(offer);
           const quantity = quantityOf(offer);
           const price = sessionPrice(offerPrice(offer), quantity);
           return (
             <li
               key={offer.uuid}
               data-testid="session-date"
+              data-state={state}
               class={`rounded-xl border p-4 ${
-                offer.selected ? "border-brand-600 ring-2 ring-brand-600" : ""
+                offer.selected ? "border-brand-600 ring-2 ring-brand-600" : "border-slate-200"
               }`}
             >
               <form
                 method="post"
                 action={offer.url}
-                class="flex flex-wrap items-center justify-between gap-3"
+                class={ROW}
                 onSubmit={(event) => {
                   event.preventDefault();
                   if (state === "open") book(offer, quantity);
@@ -152,7 +157,7 @@ export default function SessionDates({ slug, offers: initial, start, end, more =
               >
                 <input type="hidden" name="session" value={offer.session_id} />
                 <input type="hidden" name="timestamp" value={offer.timestamp} />
-                <div>
+                <div class="col-span-2 min-w-0 sm:col-span-1">
                   <p class="font-semibold">
                     {formatDateTime(offer.dtstart)}
                     {offer.selected && (
@@ -163,41 +168,52 @@ export default function SessionDates({ slug, offers: initial, start, end, more =
                   </p>
                   {state === "open" && <p class="text-sm text-slate-600">{placesLabel(offer.places)}</p>}
                 </div>
-                <div class="flex items-center gap-1" role="group" aria-label="Nombre de places">
-                  <button
-                    type="button"
-                    aria-label="Une place de moins"
-                    class="h-8 w-8 rounded border"
-                    disabled={state !== "open" || quantity <= 1}
-                    onClick={() => setQuantity(offer, quantity - 1)}
-                  >
-                    −
-                  </button>
-                  <input
-                    type="number"
-                    name="quantity"
-                    aria-label="Quantité"
-                    min={1}
-                    max={Math.max(1, offer.places)}
-                    value={quantity}
-                    disabled={state !== "open"}
-                    class="w-14 rounded border px-2 py-1 text-center"
-                    onInput={(event) => setQuantity(offer, Number((event.target as HTMLInputElement).value))}
-                  />
-                  <button
-                    type="button"
-                    aria-label="Une place de plus"
-                    class="h-8 w-8 rounded border"
-                    disabled={state !== "open" || quantity >= offer.places}
-                    onClick={() => setQuantity(offer, quantity + 1)}
-                  >
-                    +
-                  </button>
-                </div>
-                <p class="min-w-24 text-right font-semibold" data-testid="session-date-price">
+                {state === "full" || state === "closed"
+                  ? (
+                    <p>
+                      <span class="inline-block rounded-full bg-slate-200 px-3 py-1.5 text-sm font-semibold">
+                        {M.full}
+                      </span>
+                    </p>
+                  )
+                  : (
+                    <div class="flex items-center gap-1" role="group" aria-label="Nombre de places">
+                      <button
+                        type="button"
+                        aria-label="Une place de moins"
+                        class="h-8 w-8 rounded border"
+                        disabled={state !== "open" || quantity <= 1}
+                        onClick={() => setQuantity(offer, quantity - 1)}
+                      >
+                        −
+                      </button>
+                      <input
+                        type="number"
+                        name="quantity"
+                        aria-label="Quantité"
+                        min={1}
+                        max={Math.max(1, offer.places)}
+                        value={quantity}
+                        disabled={state !== "open"}
+                        class="w-12 rounded border px-1 py-1 text-center"
+                        onInput={(event) =>
+                          setQuantity(offer, Number((event.target as HTMLInputElement).value))}
+                      />
+                      <button
+                        type="button"
+                        aria-label="Une place de plus"
+                        class="h-8 w-8 rounded border"
+                        disabled={state !== "open" || quantity >= offer.places}
+                        onClick={() => setQuantity(offer, quantity + 1)}
+                      >
+                        +
+                      </button>
+                    </div>
+                  )}
+                <p class="text-right font-semibold" data-testid="session-date-price">
                   {formatEuros(price)}
                 </p>
-                <div class="flex items-center gap-2">
+                <div class="col-span-2 flex flex-wrap items-center justify-end gap-2 sm:col-span-1">
                   <button
                     type="button"
                     aria-label="Partager cette date"
@@ -217,16 +233,13 @@ export default function SessionDates({ slug, offers: initial, start, end, more =
                     </button>
                   )}
                   {state === "full" && (
-                    <>
-                      <span class="rounded bg-slate-200 px-3 py-2 text-sm font-semibold">{M.full}</span>
-                      <button
-                        type="button"
-                        class="rounded border px-3 py-2 text-sm"
-                        onClick={() => setAlertFor(offer)}
-                      >
-                        {M.alertButton}
-                      </button>
-                    </>
+                    <button
+                      type="button"
+                      class="rounded border border-brand-600 px-3 py-2 text-sm font-semibold text-brand-700"
+                      onClick={() => setAlertFor(offer)}
+                    >
+                      {M.alertButton}
+                    </button>
                   )}
                 </div>
               </form>

@@ -20,7 +20,9 @@ import { listSessions } from "../lib/sessions/use_cases/list_sessions.ts";
 import { listDates } from "../lib/sessions/use_cases/list_dates.ts";
 import { addToCart } from "../lib/sessions/use_cases/add_to_cart.ts";
 import { createSeatAlert } from "../lib/sessions/use_cases/create_seat_alert.ts";
-import { SESSION_MESSAGES } from "../lib/sessions/rules.ts";
+import { OPS_MESSAGES, SESSION_MESSAGES } from "../lib/sessions/rules.ts";
+import { claimSeatOffer, seatOfferView } from "../lib/sessions/use_cases/seat_offer.ts";
+import { SeatOfferPage } from "../components/sessions/SeatOfferPage.tsx";
 
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
@@ -43,6 +45,13 @@ async function formAnswer(c: Ctx, run: () => Promise<string>, back: string, done
     await addFlash(c, "error", error.message);
     return c.redirect(back, 303);
   }
+}
+
+const OFFER_TOKEN = /^[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}$/;
+function offerToken(c: Ctx): string {
+  const token = c.req.param("token") ?? "";
+  if (!OFFER_TOKEN.test(token)) throw new AppError("not_found", OPS_MESSAGES.offerInvalid);
+  return token;
 }
 
 const heldMessage = (minutes: number) => `${SESSION_MESSAGES.added} ${minutes} minutes.`;
@@ -108,5 +117,27 @@ export const sessionRoutes = new Hono<AppEnv>()
       },
       back,
       back,
+    );
+  })
+  // The waiting list's link (emailed): the page (GET changes nothing), then the place into the cart.
+  .get("/date/alert/offre/:token", async (c) => {
+    const offer = await seatOfferView(c.var.deps, offerToken(c));
+    return renderSitePage(c, OPS_MESSAGES.offerTitle, <SeatOfferPage offer={offer} />);
+  })
+  .post("/date/alert/offre/:token", async (c) => {
+    const token = offerToken(c);
+    const existing = readCartCookie(c);
+    const cartToken = c.var.actor.kind === "anonymous" ? existing ?? newCartToken() : null;
+    const claim = async () => {
+      const hold = await claimSeatOffer(c.var.deps, c.var.actor, { token, cartToken });
+      if (cartToken && cartToken !== existing) setCartCookie(c, cartToken);
+      return hold;
+    };
+    if (wantsJson(c)) return success(c, await claim(), OPS_MESSAGES.offerTaken);
+    return formAnswer(
+      c,
+      async () => (await claim(), OPS_MESSAGES.offerTaken),
+      `/date/alert/offre/${token}`,
+      "/panier",
     );
   });

@@ -6,7 +6,7 @@
 // Options, all bounded: --requests=N (default 100000, max 200000) and --seconds=S (default 10, max 120)
 // per target, whichever comes first; --concurrency=C (default 32, max 256); --warmup=N (default 3000,
 // max 20000, and at most 10 s); --fetch to load with fetch() instead of the raw HTTP/1.1 client;
-// --parts=pglite,postgres,deals,pages (default all) to run only some parts.
+// --parts=pglite,postgres,deals,pages,sessions (default all) to run only some parts.
 // The bare handler answers 20,000-60,000 req/s here, so a 20,000-request budget would measure it for
 // under half a second; the 10 s cap bounds the real app instead.
 //
@@ -66,6 +66,7 @@ import { getManifest } from "../lib/islands/manifest.ts";
 import { benchDeals } from "./bench_deals.ts";
 import { createSessionCache, followSessionNotices } from "../lib/auth/session_cache.ts";
 import { benchPages, findDemoDeals } from "./bench_pages.ts";
+import { benchSessions } from "./bench_sessions.ts";
 import { openPaymentProvider } from "../lib/payments/open.ts";
 
 const PAGE = "/ville/paris";
@@ -754,7 +755,9 @@ async function main(): Promise<number> {
   );
 
   const partsArg = Deno.args.find((a) => a.startsWith("--parts="))?.slice("--parts=".length);
-  const parts = new Set(partsArg ? partsArg.split(",") : ["pglite", "postgres", "deals", "pages"]);
+  const parts = new Set(
+    partsArg ? partsArg.split(",") : ["pglite", "postgres", "deals", "pages", "sessions"],
+  );
   const servers: Deno.HttpServer[] = [];
   let scriptsOk = true;
   const setups = [
@@ -799,6 +802,14 @@ async function main(): Promise<number> {
     }
   } catch (error) {
     console.error("\nThe customer page benchmark could not run:", error);
+  }
+  // The workshop sessions: dates list, add-to-cart at a steady rate, the session page's JavaScript.
+  try {
+    if (parts.has("sessions")) {
+      await benchSessions({ databaseUrl, seconds: opts.seconds, log: (line) => console.log(line) });
+    }
+  } catch (error) {
+    console.error("\nThe sessions benchmark could not run:", error);
   }
   return scriptsOk ? 0 : 1;
 }

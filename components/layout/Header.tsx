@@ -4,6 +4,7 @@ import type { MenuItem, SiteChrome } from "../../lib/site/chrome.ts";
 import type { SessionUser } from "../../lib/actor.ts";
 import { SITE_NAME } from "../../lib/site/brand.ts";
 import { LogoutButton } from "./LogoutButton.tsx";
+import { Icon } from "../ui/Icon.tsx";
 
 export function MenuLink({ item, class: className }: { item: MenuItem; class?: string }) {
   return (
@@ -42,7 +43,28 @@ function AccountLinks({ user }: { user: SessionUser | null }) {
     );
 }
 
-export function Header({ menus, user }: { menus: SiteChrome["menus"]; user: SessionUser | null }) {
+/** The workshop cart, shown while it holds places (no JavaScript: the count comes with the page). */
+function CartLink({ count }: { count: number }) {
+  if (count <= 0) return null;
+  return (
+    <a
+      href="/panier"
+      class="inline-flex items-center gap-1.5 rounded-full border border-slate-300 px-3 py-1.5 text-sm font-semibold hover:border-brand-500 hover:text-brand-600"
+      aria-label={`Mon panier : ${count} ${count > 1 ? "places" : "place"}`}
+      data-testid="header-cart"
+    >
+      <Icon name="receipt" class="h-4 w-4" />
+      Panier
+      <span class="rounded-full bg-brand-500 px-2 text-xs text-white">{count}</span>
+    </a>
+  );
+}
+
+export function Header({ menus, user, cartCount = 0 }: {
+  menus: SiteChrome["menus"];
+  user: SessionUser | null;
+  cartCount?: number;
+}) {
   return (
     <header class="border-b border-slate-200 bg-white">
       <div class="hidden border-b border-slate-100 bg-slate-50 md:block">
@@ -66,19 +88,24 @@ export function Header({ menus, user }: { menus: SiteChrome["menus"]; user: Sess
           ))}
         </nav>
         <div class="hidden items-center gap-3 md:flex">
+          <CartLink count={cartCount} />
           <AccountLinks user={user} />
         </div>
-        <details class="relative md:hidden">
-          <summary class="cursor-pointer list-none rounded border border-slate-300 px-3 py-1.5 text-sm">
-            Menu
-          </summary>
-          <div class="absolute right-0 z-30 mt-2 flex w-64 flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-lg">
-            {[...menus.main, ...menus.tools].map((item) => (
-              <MenuLink key={item.id} item={item} class="text-sm" />
-            ))}
-            <AccountLinks user={user} />
-          </div>
-        </details>
+        <div class="flex items-center gap-2 md:hidden">
+          <CartLink count={cartCount} />
+          <details class="relative">
+            <summary class="flex cursor-pointer list-none items-center gap-1.5 rounded-full border border-slate-300 px-3 py-1.5 text-sm font-semibold">
+              <Icon name="menu" class="h-4 w-4" />
+              Menu
+            </summary>
+            <div class="absolute right-0 z-30 mt-2 flex w-64 flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-lg">
+              {[...menus.main, ...menus.tools].map((item) => (
+                <MenuLink key={item.id} item={item} class="text-sm" />
+              ))}
+              <AccountLinks user={user} />
+            </div>
+          </details>
+        </div>
       </div>
     </header>
   );

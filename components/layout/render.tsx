@@ -12,7 +12,8 @@ import { getManifest } from "../../lib/islands/manifest.ts";
 import { getSiteChrome } from "../../lib/site/chrome.ts";
 import { SITE_NAME } from "../../lib/site/brand.ts";
 import { type Ctx, currentUser } from "../../lib/http/context.ts";
-import { takeFlashes } from "../../lib/http/cookies.ts";
+import { readCartCookie, takeFlashes } from "../../lib/http/cookies.ts";
+import { cartItemCount } from "../../lib/sessions/use_cases/cart_count.ts";
 
 function renderDocument(c: Ctx, title: string, body: VNode, status = 200): Response {
   const manifest = getManifest(c.var.deps.config.watchAssets);
@@ -53,7 +54,11 @@ export async function renderSitePage(
     title,
     <>
       <FlashMessages messages={flashes} />
-      <Header menus={chrome.menus} user={actor.kind === "user" ? actor.user : null} />
+      <Header
+        menus={chrome.menus}
+        user={actor.kind === "user" ? actor.user : null}
+        cartCount={await cartItemCount(c.var.deps, actor, readCartCookie(c))}
+      />
       <main class="min-h-[50vh]">{children}</main>
       <Footer chrome={chrome} phone={c.var.deps.config.contactPhone} />
     </>,
@@ -85,4 +90,9 @@ export async function renderDashboardPage(
     </>,
     status,
   );
+}
+
+/** A page without the site's or the dashboard's frame (a sheet to print), with the stylesheet. */
+export function renderBarePage(c: Ctx, title: string, children: ComponentChildren): Response {
+  return renderDocument(c, title, <>{children}</>);
 }

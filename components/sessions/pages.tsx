@@ -99,7 +99,9 @@ export function CartPage(
     <section class="mx-auto max-w-3xl px-4 py-10">
       <h1 class="text-3xl font-bold">Mon panier</h1>
       <p class="mt-2 text-slate-600">
-        Les places d'une ligne vous sont gardées {cart.holdMinutes} minutes après chaque ajout ou changement.
+        Les places d'une ligne vous sont gardées {cart.holdMinutes} minutes après chaque ajout ou changement,
+        {" "}
+        {cart.holdMinutes * 2} minutes au plus après le premier ajout.
       </p>
       <div class="mt-6">
         <Island

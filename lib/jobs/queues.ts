@@ -8,11 +8,17 @@ import { hubspotFromConfig } from "../integrations/hubspot.ts";
 import { billingQueue } from "../billing/queue.ts";
 import { cancelIntentHandler, refundsQueue, simulatedSettlementQueue } from "../payments/queues.ts";
 import { type OutboxHandler, outboxQueue } from "../outbox/worker.ts";
+import { dateCanceledMailHandler, seatOfferMailHandler } from "../sessions/waiting_list.ts";
 import { orderSettleHandler } from "../orders/queue.ts";
 
 /** The handler of each queue of the one outbox (lib/outbox/), by queue name. */
 // deno-lint-ignore no-explicit-any
-export const OUTBOX_HANDLERS: OutboxHandler<any>[] = [cancelIntentHandler, orderSettleHandler];
+export const OUTBOX_HANDLERS: OutboxHandler<any>[] = [
+  cancelIntentHandler,
+  orderSettleHandler,
+  seatOfferMailHandler,
+  dateCanceledMailHandler,
+];
 
 export function outboxQueues(config: Config): Queue[] {
   // Always: deal emails, invoices and credit notes for recorded payments, refunds to the provider,

@@ -42,6 +42,13 @@ export const JOBS: ScheduledJob[] = [
     sql: "select public.release_expired_holds()",
   },
   {
+    name: "expire-seat-offers",
+    schedule: "* * * * *",
+    description:
+      "Rend les places des alertes non utilisées à temps, qui passent à la personne suivante sur la liste d'attente",
+    sql: "select public.expire_seat_offers()",
+  },
+  {
     name: "expire-unpaid-orders",
     schedule: "* * * * *",
     description:

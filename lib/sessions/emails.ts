@@ -1,6 +1,6 @@
 // The seat alert's confirmation email (spec 000 §8: 'a confirmation email was sent').
 import type { OutgoingEmail } from "../mail/outbox.ts";
-import { formatDateTime } from "./rules.ts";
+import { formatDateTime, SEAT_OFFER_HOURS } from "./rules.ts";
 
 const escapeHtml = (value: string) =>
   value.replace(
@@ -13,17 +13,16 @@ export function seatAlertEmail(to: string, title: string, dtstart: number, link:
   const text = `Bonjour,
 
 Votre alerte est enregistrée : nous vous écrirons si une place se libère pour « ${title} » le ${when}.
-Les places libérées sont proposées à tous : réservez vite en suivant ce lien.
-${link}
+Les places libérées sont proposées dans l'ordre des alertes : quand vient votre tour, la place vous est gardée ${SEAT_OFFER_HOURS} heures et nous vous envoyons un lien pour la réserver.
+Les dates de l'atelier : ${link}
 
 Vous recevez cet email parce que vous avez demandé cette alerte sur notre site.`;
   const html = `<p>Bonjour,</p>
 <p>Votre alerte est enregistrée : nous vous écrirons si une place se libère pour « ${
     escapeHtml(title)
   } » le ${when}.</p>
-<p>Les places libérées sont proposées à tous : réservez vite en suivant <a href="${
-    escapeHtml(link)
-  }">ce lien</a>.</p>
+<p>Les places libérées sont proposées dans l'ordre des alertes : quand vient votre tour, la place vous est gardée ${SEAT_OFFER_HOURS} heures et nous vous envoyons un lien pour la réserver.</p>
+<p><a href="${escapeHtml(link)}">Les dates de l'atelier</a></p>
 <p>Vous recevez cet email parce que vous avez demandé cette alerte sur notre site.</p>`;
   return { to, template: "seat-alert-confirmation", subject: `Alerte enregistrée : ${title}`, text, html };
 }

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { eurosToCents } from "../money.ts";
 import { parseInput } from "../validation.ts";
+import { AppError } from "../errors.ts";
 import type { DateFields, SessionFields } from "./store.ts";
 
 const REQUIRED = "Ce champ est requis";
@@ -110,6 +111,14 @@ const dateSchema = z.object({
 /** A form sends the additional cost as three fields (costTitle, costHt, costVat); JSON as a list. */
 export function parseDate(body: Record<string, unknown>): DateFields {
   const input = { ...body };
+  // The dashboard's one control 'Mise en vente': open, soon ('BIENTÔT DISPO') or closed.
+  if (typeof body.sale === "string") {
+    if (!["open", "soon", "closed"].includes(body.sale)) {
+      throw new AppError("validation", FORM_INVALID, { sale: "Valeur invalide." });
+    }
+    input.soon = body.sale === "soon";
+    input.state = body.sale === "closed" ? "closed" : "open";
+  }
   if (input.additionalCosts === undefined && typeof body.costTitle === "string" && body.costTitle.trim()) {
     input.additionalCosts = [{ title: body.costTitle, ht: body.costHt, vat: body.costVat ?? 20 }];
   }

@@ -16,15 +16,17 @@ export const toUnix = (date: Date) => Math.floor(date.getTime() / 1000);
 export function toOffer(session: SessionRow, row: DateRow, context: OfferContext): DateOffer {
   const dtstart = toUnix(row.dtstart);
   const selected = context.selected === dtstart;
+  const closed = row.state === "closed";
+  const places = closed ? 0 : row.placesLeft;
   return {
     id: row.id,
     uuid: row.uuid,
     dtstart,
-    places: row.placesLeft,
+    places,
     quantity: 1,
     soon: row.soon,
     selected,
-    popup: selected && context.popup && !row.soon && row.placesLeft > 0,
+    popup: selected && context.popup && !row.soon && places > 0,
     url: `/session/${session.slug}/date/${row.uuid}`,
     session_id: session.id,
     timestamp: dtstart,
@@ -36,6 +38,7 @@ export function toOffer(session: SessionRow, row: DateRow, context: OfferContext
       ht: centsToEuros(cost.ht),
       vat: cost.vat,
     })),
+    ...(closed ? { closed: true } : {}),
   };
 }
 

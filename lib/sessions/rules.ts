@@ -146,6 +146,8 @@ export interface DateOffer {
   priceTTC: number;
   travelCostTTC: number;
   additionalCosts: { title: string; ht: number; vat: number }[];
+  /** Beyond §3: the organiser closed the date (shown 'COMPLET', no seat alert). */
+  closed?: boolean;
 }
 
 /** An offer's prices back in cents (exact, from their decimal text), for `sessionPrice`. */
@@ -204,4 +206,45 @@ export function formatDateTime(dtstart: number): string {
   const parts = PARIS_DATE_TIME.formatToParts(new Date(dtstart * 1000));
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
   return `${get("day")}/${get("month")}/${get("year")} ${get("hour")}:${get("minute")}`;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Workshop operations: the waiting list, closing and canceling a date, the attendees.
+
+/** How long a seat offer keeps its place for the subscriber (the migration's seat_offer_window()). */
+export const SEAT_OFFER_HOURS = 2;
+/** The confirmation dialog of a date's cancellation (spec §9 dialogs: 500 px). */
+export const CANCEL_DIALOG_WIDTH = 500;
+
+export const OPS_MESSAGES = {
+  offerTitle: "Une place s'est libérée pour vous",
+  offerTake: "Ajouter cette place à mon panier",
+  offerTaken: "La place est dans votre panier : finalisez votre réservation avant la fin du délai.",
+  offerInvalid: "Ce lien n'est pas valide.",
+  offerUsed: "Ce lien a déjà servi : la place est dans le panier où elle a été ajoutée.",
+  offerExpired:
+    "Ce lien a expiré : la place a été proposée à la personne suivante. Vous pouvez vous réinscrire à l'alerte.",
+  closed: "La date est fermée : plus aucune réservation n'est prise.",
+  reopened: "La date est de nouveau ouverte aux réservations.",
+  canceled: "La date a été annulée : les inscrits sont prévenus par email et remboursés.",
+  alreadyCanceled: "Cette date est déjà annulée.",
+  cannotReopenCanceled: "Une date annulée ne peut pas être rouverte.",
+  cancelByAction:
+    "Pour annuler une date, utilisez le bouton « Annuler la date » : il prévient et rembourse les inscrits.",
+  cancelConfirmTitle: "Annuler cette date ?",
+  cancelConfirm:
+    "Les inscrits seront prévenus par email et remboursés, les paniers en cours libérés et les alertes arrêtées. Cette action ne peut pas être annulée.",
+} as const;
+
+/** The public state of a date's row: closed dates read 'COMPLET' without the seat alert. */
+export function offerState(offer: { soon: boolean; places: number; closed?: boolean }): DateState | "closed" {
+  if (offer.closed) return "closed";
+  return dateState(offer);
+}
+
+/** Fill of a date for its organiser: sold (registrations not canceled), held (carts and waiting-list
+ * offers), left; `rate` in whole percent of the capacity. */
+export function fillOf(places: number, sold: number, placesLeft: number) {
+  const held = Math.max(0, places - placesLeft - sold);
+  return { sold, held, left: placesLeft, rate: places > 0 ? Math.round(((sold + held) / places) * 100) : 0 };
 }

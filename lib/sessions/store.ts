@@ -71,23 +71,23 @@ export async function findSessionById(tx: Tx, id: number): Promise<SessionRow | 
   return row ?? null;
 }
 
-/** The public dates of a session between two instants: upcoming, neither closed nor canceled. */
+/** The public dates of a session between two instants: upcoming, not canceled (closed ones show
+ * 'COMPLET'). */
 export function listPublicDates(tx: Tx, sessionId: number, from: Date, to: Date | null): Promise<DateRow[]> {
   return tx.query<DateRow>(
     `select ${DATE_COLUMNS} from public.session_dates d
-     where d.session_id = $1 and d.state = 'open' and d.dtstart > now() and d.dtstart >= $2
+     where d.session_id = $1 and d.state in ('open', 'closed') and d.dtstart > now() and d.dtstart >= $2
        and ($3::timestamptz is null or d.dtstart <= $3)
      order by d.dtstart limit 1000`,
     [sessionId, from, to],
   );
 }
 
-export async function findDateByUuid(tx: Tx, uuid: string): Promise<DateRow | null> {
+/** With `lock`, the date's row is locked (`for update`) until the transaction ends. */
+export async function findDateByUuid(tx: Tx, uuid: string, lock = false): Promise<DateRow | null> {
   const [row] = await tx.query<DateRow>(
-    `select ${DATE_COLUMNS} from public.session_dates d where d.uuid = $1`,
-    [
-      uuid,
-    ],
+    `select ${DATE_COLUMNS} from public.session_dates d where d.uuid = $1${lock ? " for update" : ""}`,
+    [uuid],
   );
   return row ?? null;
 }

@@ -93,7 +93,10 @@ httpTest("sessions: the page renders dates, places and prices on the server; ?da
     { inDays: 7, places: 8, state: "closed" },
   ]);
   const offers = await offersOf(new Client(), s.slug);
-  assertEquals(offers.length, 4, "a closed date is not offered");
+  // A closed date shows 'COMPLET' (no place, no alert: the organiser stopped its sales).
+  assertEquals(offers.length, 5);
+  assertEquals([offers[4].places, offers[4].closed], [0, true]);
+  assertEquals(offers.slice(0, 4).some((o) => "closed" in o), false);
   const page = await new Client().get(`/session/${s.slug}?date=${offers[1].dtstart}`);
   assertEquals(page.status, 200);
   assertMatch(page.text, /Dates de la session/);

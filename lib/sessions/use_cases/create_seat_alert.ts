@@ -40,11 +40,14 @@ export async function createSeatAlert(
   await enforceLimit(deps.db, `seat-alert:${ip}`, ALERTS_PER_CLIENT, TOO_MANY_ALERTS);
   const userId = actor.kind === "user" ? actor.user.id : null;
   const created = await transactionAs(deps.db, systemActor("intake"), async (tx) => {
-    const date = await findDateByUuid(tx, uuid);
+    // Under the date's row lock: a place freed at this very moment either was offered to the waiting
+    // list before this alert, or finds it there (the migration's trigger runs under the same lock).
+    const date = await findDateByUuid(tx, uuid, true);
     const session = date ? await findSessionById(tx, date.sessionId) : null;
-    if (!date || !session?.published || date.state === "canceled" || date.state === "closed") {
+    if (!date || !session?.published || date.state === "canceled") {
       throw new AppError("not_found", SESSION_MESSAGES.notFound);
     }
+    if (date.state === "closed") throw new AppError("conflict", SESSION_MESSAGES.closed);
     if (date.dtstart.getTime() <= Date.now()) throw new AppError("conflict", SESSION_MESSAGES.past);
     if (!date.soon && date.placesLeft > 0) throw new AppError("conflict", SESSION_MESSAGES.alertOnlyWhenFull);
     const created = await insertSeatAlert(tx, date.id, email, userId);

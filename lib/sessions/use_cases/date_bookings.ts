@@ -16,6 +16,8 @@ import {
   type SessionRow,
 } from "../store.ts";
 import { ADMIN_ONLY } from "./admin_sessions.ts";
+import { attendeesOfDate } from "../ops_store.ts";
+import type { Attendee } from "../attendees.ts";
 import { type DateOrderLedger, orderLedgerOfDate } from "../../orders/store.ts";
 
 export interface DateBookings {
@@ -24,6 +26,8 @@ export interface DateBookings {
   holds: HoldRow[];
   registrations: RegistrationRow[];
   alerts: number;
+  /** The registrations with their customers' names and contacts (the attendees list). */
+  attendees: Attendee[];
   /** The date's paid orders: payments, refunds, documents (lib/orders). */
   orders: DateOrderLedger[];
 }
@@ -40,6 +44,7 @@ export async function dateBookings(deps: Deps, actor: Actor, uuid: string): Prom
       holds: await holdsOfDate(tx, date.id),
       registrations: await registrationsOfDate(tx, date.id),
       alerts: await alertsOfDate(tx, date.id),
+      attendees: await attendeesOfDate(tx, date.id),
       orders: await orderLedgerOfDate(tx, date.id),
     };
   });

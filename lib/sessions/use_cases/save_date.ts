@@ -4,8 +4,8 @@
 import { type Actor, requireRole, transactionAs } from "../../actor.ts";
 import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
-import { SESSION_MESSAGES } from "../rules.ts";
-import { findSessionById, insertDate, updateDate } from "../store.ts";
+import { OPS_MESSAGES, SESSION_MESSAGES } from "../rules.ts";
+import { findDateByUuid, findSessionById, insertDate, updateDate } from "../store.ts";
 import { FORM_INVALID, parseDate } from "../input.ts";
 import { ADMIN_ONLY } from "./admin_sessions.ts";
 
@@ -28,6 +28,9 @@ export async function createDate(
 ): Promise<string> {
   const admin = requireRole(actor, "Admin", { message: ADMIN_ONLY });
   const fields = parseDate(body);
+  if (fields.state === "canceled") {
+    throw new AppError("validation", FORM_INVALID, { state: OPS_MESSAGES.cancelByAction });
+  }
   try {
     const uuid = await transactionAs(deps.db, admin, async (tx) => {
       if (!await findSessionById(tx, sessionId)) {
@@ -47,7 +50,20 @@ export async function editDate(deps: Deps, actor: Actor, uuid: string, body: Rec
   const fields = parseDate(body);
   let found: boolean;
   try {
-    found = await transactionAs(deps.db, admin, (tx) => updateDate(tx, uuid, fields));
+    found = await transactionAs(deps.db, admin, async (tx) => {
+      const current = await findDateByUuid(tx, uuid, true);
+      if (!current) return false;
+      // Canceling tells and refunds the bookers (the 'Annuler' action); a canceled date stays so. A form
+      // that does not send the state keeps the date's.
+      if (current.state === "canceled") {
+        throw new AppError("validation", FORM_INVALID, { state: OPS_MESSAGES.cannotReopenCanceled });
+      }
+      if (fields.state === "canceled") {
+        throw new AppError("validation", FORM_INVALID, { state: OPS_MESSAGES.cancelByAction });
+      }
+      if (body.state === undefined && body.sale === undefined) fields.state = current.state;
+      return await updateDate(tx, uuid, fields);
+    });
   } catch (error) {
     throw refusal(error) ?? error;
   }
