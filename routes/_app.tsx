@@ -46,6 +46,9 @@ import { sessionRoutes } from "./sessions.tsx";
 import { cartRoutes } from "./cart.tsx";
 import { adminSessionApiRoutes, adminSessionPageRoutes } from "./admin_sessions.tsx";
 import { customerRegistrationApiRoutes, customerSessionPageRoutes } from "./customer_sessions.tsx";
+import { dealEmailApiRoutes } from "./deal_emails_api.ts";
+import { cronApiRoutes } from "./cron_api.ts";
+import { adminCronRoutes } from "./admin_cron.tsx";
 
 export const UNEXPECTED_ERROR = "Une erreur inattendue s'est produite, veuillez réessayer";
 
@@ -134,6 +137,9 @@ export async function createApp(deps: Deps): Promise<Hono<AppEnv>> {
   app.route("/dashboard/admin/ateliers", adminSessionPageRoutes);
   app.route("/api/customer", customerRegistrationApiRoutes);
   app.route("/dashboard/client/sessions", customerSessionPageRoutes);
+  app.route("/api/deal", dealEmailApiRoutes);
+  app.route("/api/cron", cronApiRoutes);
+  app.route("/dashboard/admin/cron", adminCronRoutes);
 
   const respond = (c: Ctx, error: AppError, status = error.status) => {
     if (wantsJson(c)) {
