@@ -92,7 +92,12 @@ export default function CronDashboard(props: CronDashboardProps) {
         )
         : <CronTable rows={data.nextCrons} />}
       {confirming && (
-        <Dialog open onClose={() => setConfirming(false)} title="Nettoyer les anciens" width={500}>
+        <Dialog
+          open
+          onClose={() => setConfirming(false)}
+          title="Nettoyer les anciens"
+          width={500}
+        >
           <p class="mb-4 text-sm">{CRON_MESSAGES.cleanupConfirm}</p>
           <div class="flex justify-end gap-2">
             <button

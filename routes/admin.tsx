@@ -6,7 +6,7 @@ import { requireUser } from "../lib/http/guards.ts";
 import { addFlash } from "../lib/http/cookies.ts";
 import { listAccounts } from "../lib/accounts/actions.ts";
 import { readOutbox, readOutboxEmail } from "../lib/mail/actions.ts";
-import { emailDocument, EMAIL_VIEW_CSP } from "../components/mail/email_view.ts";
+import { EMAIL_VIEW_CSP, emailDocument } from "../components/mail/email_view.ts";
 import { acceptApplication, listPartnerApplications, rejectApplication } from "../lib/partners/actions.ts";
 import { renderDashboardPage } from "../components/layout/render.tsx";
 import { ApplicationsPage, OutboxPage, UsersPage } from "../components/admin/pages.tsx";

@@ -88,7 +88,9 @@ export function CronTable({ rows }: { rows: ScheduledEmailJson[] }) {
                 <td class="px-4 py-3 whitespace-nowrap">{when(row.scheduleAt)}</td>
                 <td class="px-4 py-3 whitespace-nowrap">
                   {display === "sent" ? "—" : (
-                    <span class={display === "ready" ? "rounded bg-amber-200 px-1.5 py-0.5 font-semibold" : ""}>
+                    <span
+                      class={display === "ready" ? "rounded bg-amber-200 px-1.5 py-0.5 font-semibold" : ""}
+                    >
                       {remainingLabel(row.timeRemaining)}
                     </span>
                   )}

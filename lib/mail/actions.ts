@@ -5,7 +5,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { listOutbox, type OutboxEntry } from "./outbox.ts";
 import { MAIL_MESSAGES } from "./rules.ts";
-import { outboxEmail, type OutboxEmail } from "./store.ts";
+import { type OutboxEmail, outboxEmail } from "./store.ts";
 
 export async function readOutbox(deps: Deps, actor: Actor): Promise<OutboxEntry[]> {
   const admin = requireRole(actor, "Admin");

@@ -76,8 +76,10 @@ export async function dealEmails(
   const publicLink = `${config.appUrl}/deal/show/${deal.token}`;
   const editLink = `${config.appUrl}/dashboard/espace-partenaire/deal/${deal.id}`;
   const firstname = deal.contactFirstname ?? "";
-  const toCustomer = (make: (to: string) => OutgoingEmail) => deal.contactEmail ? [make(deal.contactEmail)] : [];
-  const toPartner = (make: (to: string) => OutgoingEmail) => deal.partnerEmail ? [make(deal.partnerEmail)] : [];
+  const toCustomer = (make: (to: string) => OutgoingEmail) =>
+    deal.contactEmail ? [make(deal.contactEmail)] : [];
+  const toPartner = (make: (to: string) => OutgoingEmail) =>
+    deal.partnerEmail ? [make(deal.partnerEmail)] : [];
   const ref = { id: deal.id, name: deal.name };
 
   switch (kind) {

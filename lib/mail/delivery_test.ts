@@ -190,35 +190,38 @@ dbTest("a text-only email is sent without an HTML part", async (deps) => {
   }
 });
 
-dbTest("a recipient the server says does not exist (550 on RCPT): failed at once, logged as smtp", async (deps) => {
-  await clearOutbox(deps.db);
-  const smtp = await startSmtp({
-    onRcptTo(_address, _session, callback) {
-      const error = new Error("Boîte inconnue") as Error & { responseCode: number };
-      error.responseCode = 550;
-      callback(error);
-    },
-  });
-  try {
-    const id = await enqueue(deps.db, frenchEmail());
-    const queue = smtpQueue({ smtpUrl: smtp.url, mailFrom: MAIL_FROM });
-    assertEquals(await queue.drain(deps), 1, "the email was handled (attempted)");
-    assertEquals(smtp.received.length, 0);
-    const row = await outboxRow(deps.db, id);
-    assertEquals([row.status, row.attempts, row.sent_at], ["failed", 1, null]);
-    assert(row.last_error!.includes("550"), row.last_error!);
-    const logs = await sql<{ service: string }>(
-      deps.db,
-      "select service from public.logs where type = 'error' and context ->> 'emailId' = $1",
-      [id],
-    );
-    assertEquals(logs.map((l) => l.service), ["smtp"]);
-    await makeDue(deps.db, id);
-    assertEquals(await queue.drain(deps), 0, "never tried again");
-  } finally {
-    await smtp.close();
-  }
-});
+dbTest(
+  "a recipient the server says does not exist (550 on RCPT): failed at once, logged as smtp",
+  async (deps) => {
+    await clearOutbox(deps.db);
+    const smtp = await startSmtp({
+      onRcptTo(_address, _session, callback) {
+        const error = new Error("Boîte inconnue") as Error & { responseCode: number };
+        error.responseCode = 550;
+        callback(error);
+      },
+    });
+    try {
+      const id = await enqueue(deps.db, frenchEmail());
+      const queue = smtpQueue({ smtpUrl: smtp.url, mailFrom: MAIL_FROM });
+      assertEquals(await queue.drain(deps), 1, "the email was handled (attempted)");
+      assertEquals(smtp.received.length, 0);
+      const row = await outboxRow(deps.db, id);
+      assertEquals([row.status, row.attempts, row.sent_at], ["failed", 1, null]);
+      assert(row.last_error!.includes("550"), row.last_error!);
+      const logs = await sql<{ service: string }>(
+        deps.db,
+        "select service from public.logs where type = 'error' and context ->> 'emailId' = $1",
+        [id],
+      );
+      assertEquals(logs.map((l) => l.service), ["smtp"]);
+      await makeDue(deps.db, id);
+      assertEquals(await queue.drain(deps), 0, "never tried again");
+    } finally {
+      await smtp.close();
+    }
+  },
+);
 
 dbTest("a message refused after DATA: pending, attempts 1, error kept, retried later", async (deps) => {
   await clearOutbox(deps.db);
@@ -382,49 +385,55 @@ dbTest("isPermanent: only an unknown recipient on RCPT TO", () => {
   return Promise.resolve();
 });
 
-dbTest("across an outage (refused, 4xx, dropped, slow) no email is lost and none is sent twice", async (deps) => {
-  await clearOutbox(deps.db);
-  const smtp = await startFakeSmtp({ kind: "refuse-connection", code: 421 });
-  try {
-    const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push(await enqueue(deps.db, frenchEmail()));
-    const queue = smtpQueue({ smtpUrl: smtp.url, mailFrom: MAIL_FROM });
-    const pass = async () => {
-      await sql(deps.db, "update public.email_outbox set next_attempt_at = now() where status = 'pending'");
-      while ((await queue.drain(deps)) > 0) { /* every due email once */ }
-    };
-    await pass(); // 421 at the greeting
-    smtp.setMode({ kind: "refuse-connection", code: 554 }); // a 5xx at the greeting is an outage too
-    await pass();
-    smtp.setMode({ kind: "refuse-data", code: 451 });
-    await pass();
-    smtp.setMode({ kind: "drop" });
-    await pass();
-    assertEquals(smtp.received.length, 0, "nothing accepted during the outage");
-    const during = await sql<{ status: string; attempts: number }>(
-      deps.db,
-      "select status, attempts from public.email_outbox where id = any($1::uuid[])",
-      [ids],
-    );
-    assert(during.every((r) => r.status === "pending" && r.attempts === 4), JSON.stringify(during));
+dbTest(
+  "across an outage (refused, 4xx, dropped, slow) no email is lost and none is sent twice",
+  async (deps) => {
+    await clearOutbox(deps.db);
+    const smtp = await startFakeSmtp({ kind: "refuse-connection", code: 421 });
+    try {
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i++) ids.push(await enqueue(deps.db, frenchEmail()));
+      const queue = smtpQueue({ smtpUrl: smtp.url, mailFrom: MAIL_FROM });
+      const pass = async () => {
+        await sql(deps.db, "update public.email_outbox set next_attempt_at = now() where status = 'pending'");
+        while ((await queue.drain(deps)) > 0) { /* every due email once */ }
+      };
+      await pass(); // 421 at the greeting
+      smtp.setMode({ kind: "refuse-connection", code: 554 }); // a 5xx at the greeting is an outage too
+      await pass();
+      smtp.setMode({ kind: "refuse-data", code: 451 });
+      await pass();
+      smtp.setMode({ kind: "drop" });
+      await pass();
+      assertEquals(smtp.received.length, 0, "nothing accepted during the outage");
+      const during = await sql<{ status: string; attempts: number }>(
+        deps.db,
+        "select status, attempts from public.email_outbox where id = any($1::uuid[])",
+        [ids],
+      );
+      assert(during.every((r) => r.status === "pending" && r.attempts === 4), JSON.stringify(during));
 
-    smtp.setMode({ kind: "accept", delayMs: 50 });
-    await pass();
-    const recipients = smtp.received.flatMap((m) => m.to);
-    assertEquals(recipients.length, 5);
-    assertEquals(new Set(recipients).size, 5, "each email once");
-    // The Message-ID names the outbox row: a copy sent again after a crash is recognisable.
-    assertEquals(new Set(smtp.received.map((m) => m.messageId)), new Set(ids.map((id) => `<${id}@example.fr>`)));
-    const after = await sql<{ status: string }>(
-      deps.db,
-      "select status from public.email_outbox where id = any($1::uuid[])",
-      [ids],
-    );
-    assert(after.every((r) => r.status === "sent"), JSON.stringify(after));
-  } finally {
-    await smtp.close();
-  }
-});
+      smtp.setMode({ kind: "accept", delayMs: 50 });
+      await pass();
+      const recipients = smtp.received.flatMap((m) => m.to);
+      assertEquals(recipients.length, 5);
+      assertEquals(new Set(recipients).size, 5, "each email once");
+      // The Message-ID names the outbox row: a copy sent again after a crash is recognisable.
+      assertEquals(
+        new Set(smtp.received.map((m) => m.messageId)),
+        new Set(ids.map((id) => `<${id}@example.fr>`)),
+      );
+      const after = await sql<{ status: string }>(
+        deps.db,
+        "select status from public.email_outbox where id = any($1::uuid[])",
+        [ids],
+      );
+      assert(after.every((r) => r.status === "sent"), JSON.stringify(after));
+    } finally {
+      await smtp.close();
+    }
+  },
+);
 
 dbTest("a worker whose claim lapsed cannot settle an email another worker claimed since", async (deps) => {
   await clearOutbox(deps.db);

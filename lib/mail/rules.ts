@@ -127,7 +127,9 @@ export const CRON_MESSAGES = {
   cleaned: (count: number) =>
     count === 0
       ? "Aucun email programmé envoyé depuis plus de 30 jours."
-      : `${count} email${count > 1 ? "s" : ""} programmé${count > 1 ? "s" : ""} supprimé${count > 1 ? "s" : ""}.`,
+      : `${count} email${count > 1 ? "s" : ""} programmé${count > 1 ? "s" : ""} supprimé${
+        count > 1 ? "s" : ""
+      }.`,
   empty: "Aucun email programmé pour le moment.",
 } as const;
 

@@ -32,7 +32,9 @@ export async function startFakeSmtp(mode: SmtpMode = { kind: "accept" }): Promis
   const sockets = new Set<Socket>();
   const state = { connections: 0 };
   const refusal = (code: number) =>
-    Object.assign(new Error(code >= 500 ? "Service indisponible" : "Réessayez plus tard"), { responseCode: code });
+    Object.assign(new Error(code >= 500 ? "Service indisponible" : "Réessayez plus tard"), {
+      responseCode: code,
+    });
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],

@@ -59,7 +59,8 @@ export function EmailDialog({ row, sending, onClose, onSend }: {
                   class="shrink-0 rounded-lg bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-50"
                   disabled={sending !== null}
                   data-template={t.template}
-                  onClick={() => onSend(row, t)}
+                  onClick={() =>
+                    onSend(row, t)}
                 >
                   {sending === t.template ? "Envoi…" : "Envoyer"}
                 </button>

@@ -16,10 +16,10 @@ export function availabilityValidatedEmail(to: string, deal: {
     `Disponibilité ${deal.revalidated ? "revalidée" : "validée"} : devis #${deal.id}`,
     [
       "Bonjour,",
-      `${partner} a ${deal.revalidated ? "revalidé" : "validé"} sa disponibilité et ses cocktails pour le devis #${deal.id} « ${deal.name} ».`,
-      deal.revalidated
-        ? "Le devis mis à jour a été envoyé au client."
-        : "Le devis a été envoyé au client.",
+      `${partner} a ${
+        deal.revalidated ? "revalidé" : "validé"
+      } sa disponibilité et ses cocktails pour le devis #${deal.id} « ${deal.name} ».`,
+      deal.revalidated ? "Le devis mis à jour a été envoyé au client." : "Le devis a été envoyé au client.",
     ],
     { url: link, label: "Voir le devis" },
   );

@@ -18,7 +18,9 @@ export function customerInvoiceEmail(to: string, firstname: string, deal: {
       ? "Vous trouverez ci-dessous vos factures."
       : "Vos factures apparaîtront sur la page de votre devis dès réception de votre paiement.",
     deal.dueCents > 0
-      ? `Il reste ${formatEuros(deal.dueCents)} à régler : vous pouvez payer en ligne depuis la page de votre devis.`
+      ? `Il reste ${
+        formatEuros(deal.dueCents)
+      } à régler : vous pouvez payer en ligne depuis la page de votre devis.`
       : "Votre devis est entièrement réglé.",
   ], [...deal.invoices, { url: link, label: "Voir mon devis" }]);
 }

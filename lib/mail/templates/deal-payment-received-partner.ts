@@ -15,7 +15,9 @@ export function paymentReceivedPartnerEmail(to: string, payment: {
   const what = PAYMENT_KIND_LABELS[payment.kind];
   return paragraphsEmail(to, "deal-payment-received-partner", `Paiement reçu : devis #${payment.dealId}`, [
     "Bonjour,",
-    `Le client a réglé ${formatEuros(payment.amountCents)} (${what}) pour le devis #${payment.dealId} « ${payment.dealName} ».`,
+    `Le client a réglé ${
+      formatEuros(payment.amountCents)
+    } (${what}) pour le devis #${payment.dealId} « ${payment.dealName} ».`,
     payment.kind === "deposit"
       ? "La prestation est confirmée : le solde sera réglé avant l'événement."
       : "Le devis est entièrement réglé.",

@@ -13,7 +13,9 @@ export function paymentReceivedEmail(to: string, firstname: string, payment: {
   const what = PAYMENT_KIND_LABELS[payment.kind];
   return paragraphsEmail(to, "deal-payment-received", "Paiement bien reçu, merci !", [
     `Bonjour ${firstname},`,
-    `Nous avons bien reçu votre paiement de ${formatEuros(payment.amountCents)} (${what}) pour « ${payment.dealName} ».`,
+    `Nous avons bien reçu votre paiement de ${
+      formatEuros(payment.amountCents)
+    } (${what}) pour « ${payment.dealName} ».`,
     payment.kind === "deposit"
       ? "Votre date est réservée. Le solde sera à régler avant l'événement."
       : "Votre devis est entièrement réglé. Merci pour votre confiance !",

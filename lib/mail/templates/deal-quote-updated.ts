@@ -3,7 +3,12 @@
 import type { OutgoingEmail } from "../outbox.ts";
 import { paragraphsEmail } from "./layout.ts";
 
-export function quoteUpdatedEmail(to: string, firstname: string, dealName: string, link: string): OutgoingEmail {
+export function quoteUpdatedEmail(
+  to: string,
+  firstname: string,
+  dealName: string,
+  link: string,
+): OutgoingEmail {
   return paragraphsEmail(to, "deal-quote-updated", "Votre devis a été mis à jour", [
     `Bonjour ${firstname},`,
     `Votre devis « ${dealName} » a été mis à jour par votre bartender.`,

@@ -4,10 +4,20 @@
 import type { OutgoingEmail } from "../outbox.ts";
 import { paragraphsEmail } from "./layout.ts";
 
-export function partnerReminderEmail(to: string, deal: { id: number; name: string }, link: string): OutgoingEmail {
-  return paragraphsEmail(to, "deal-reminder-manual-partner", `Rappel : le devis #${deal.id} attend votre validation`, [
-    "Bonjour,",
-    `La demande de devis #${deal.id} « ${deal.name} » attend toujours votre réponse.`,
-    "Confirmez votre disponibilité à la date du service et validez votre liste de cocktails pour que le devis parte au client, ou refusez-le s'il ne vous convient pas.",
-  ], { url: link, label: "Valider ma disponibilité" });
+export function partnerReminderEmail(
+  to: string,
+  deal: { id: number; name: string },
+  link: string,
+): OutgoingEmail {
+  return paragraphsEmail(
+    to,
+    "deal-reminder-manual-partner",
+    `Rappel : le devis #${deal.id} attend votre validation`,
+    [
+      "Bonjour,",
+      `La demande de devis #${deal.id} « ${deal.name} » attend toujours votre réponse.`,
+      "Confirmez votre disponibilité à la date du service et validez votre liste de cocktails pour que le devis parte au client, ou refusez-le s'il ne vous convient pas.",
+    ],
+    { url: link, label: "Valider ma disponibilité" },
+  );
 }

@@ -32,7 +32,9 @@ export async function sendDealEmail(
     const deal = await dealRecipients(tx, dealId);
     if (!deal) throw new AppError("not_found", DEAL_MESSAGES.notFound);
     if (!(template.recipient === "partner" ? deal.hasPartner : deal.hasCustomer)) {
-      throw new AppError("validation", MAIL_MESSAGES.noRecipient, { templateName: MAIL_MESSAGES.noRecipient });
+      throw new AppError("validation", MAIL_MESSAGES.noRecipient, {
+        templateName: MAIL_MESSAGES.noRecipient,
+      });
     }
     await queueManualEmail(tx, dealId, template.template);
   });
