@@ -72,7 +72,7 @@ export function CronTable({ rows }: { rows: ScheduledEmailJson[] }) {
               >
                 <td class="px-4 py-3">
                   {TEMPLATE_LABELS[row.template] ?? row.template}
-                  <span class="block text-xs text-slate-500">{row.template}</span>
+                  <span class="hidden text-xs text-slate-500 sm:block">{row.template}</span>
                 </td>
                 <td class="px-4 py-3">
                   {row.entityId !== null && (

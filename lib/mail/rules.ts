@@ -46,6 +46,14 @@ export const MANUAL_TEMPLATES: EmailTemplateInfo[] = [
 export const manualTemplate = (name: unknown): EmailTemplateInfo | undefined =>
   MANUAL_TEMPLATES.find((t) => t.template === name);
 
+/** Why a manual template cannot be sent for a deal in `status` (null: it can): the recipient must be able
+ * to open what the email links to (a partner never sees a deal in 'start'; the customer's page shows no
+ * quote before it is sent). */
+export function manualSendRefusal(template: EmailTemplateInfo, status: string): string | null {
+  if (template.recipient === "partner") return status === "start" ? MAIL_MESSAGES.notSentToPartner : null;
+  return ["start", "new", "pending"].includes(status) ? MAIL_MESSAGES.notSentToCustomer : null;
+}
+
 export const RECIPIENT_LABELS: Record<EmailTemplateInfo["recipient"], string> = {
   client: "Client",
   partner: "Partenaire",
@@ -60,6 +68,8 @@ export const MAIL_MESSAGES = {
   templateRequired: "Veuillez choisir un modèle d'email.",
   notAllowed: "Seuls les administrateurs peuvent envoyer des emails.",
   noRecipient: "Ce devis n'a pas de destinataire pour cet email.",
+  notSentToPartner: "Ce devis n'a pas encore été envoyé au partenaire.",
+  notSentToCustomer: "Ce devis n'a pas encore été envoyé au client.",
   notFound: "Email introuvable.",
 } as const;
 

@@ -6,6 +6,7 @@ import { CLEANUP_DAYS } from "./rules.ts";
 
 export interface DealRecipients {
   id: number;
+  status: string;
   hasCustomer: boolean;
   hasPartner: boolean;
 }
@@ -13,7 +14,7 @@ export interface DealRecipients {
 /** The deal as the actor's RLS shows it, with whether each side has an address (null: not found). */
 export async function dealRecipients(tx: Tx, dealId: number): Promise<DealRecipients | null> {
   const [row] = await tx<DealRecipients>`
-    select d.id, coalesce(c.email, '') <> '' as "hasCustomer",
+    select d.id, d.status, coalesce(c.email, '') <> '' as "hasCustomer",
            exists (select from public.users p where p.id = d.company_id and p.anonymized_at is null
                    and coalesce(p.email, '') <> '') as "hasPartner"
     from public.deals d left join public.deal_contacts c on c.deal_id = d.id

@@ -107,6 +107,9 @@ httpTest(
       "Ce modèle d'email n'existe pas.",
     );
     assertError(await admin.post(path, {}), 422, "Veuillez choisir un modèle d'email.");
+    // The customer has no quote to look at before it is sent to them.
+    assertError(await admin.post(path, payload), 409, "Ce devis n'a pas encore été envoyé au client.");
+    dealOf(await (await loggedIn(PARTNER)).post(`/api/deal/${deal.id}/validate-availability`));
 
     await drainNotifications();
     const contact = String(deal.request.email);
@@ -132,6 +135,12 @@ httpTest(
       assert(!reminder.text_body.includes(secret), `the partner's email does not reveal ${secret}`);
     }
     // A deal without a partner has no one to remind.
+    const unsent = await dealForPartner(admin, PARTNER, { send: false });
+    assertError(
+      await admin.post(`/api/deal/send-mail/${unsent.id}`, { templateName: "deal-reminder-manual-partner" }),
+      409,
+      "Ce devis n'a pas encore été envoyé au partenaire.",
+    );
     const orphan = await requestDeal();
     assertError(
       await admin.post(`/api/deal/send-mail/${orphan.id}`, { templateName: "deal-reminder-manual-partner" }),

@@ -1,12 +1,13 @@
 // POST /api/deal/send-mail/{id} with templateName (spec 001 §7, §2.12 'send email'): an admin sends one
 // of the manual templates about a deal. The email is queued in this transaction (deal_notifications,
 // RLS: admins only for these kinds) and written to the outbox by the worker as the system within
-// seconds; 404 for an unknown deal, 422 for an unknown template or a deal without that recipient.
+// seconds; 404 for an unknown deal, 422 for an unknown template or a deal without that recipient, 409
+// when the recipient cannot open the deal yet (not sent to the partner, or to the customer).
 import { type Actor, requireRole, transactionAs } from "../../actor.ts";
 import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
 import { DEAL_MESSAGES } from "../../deals/rules.ts";
-import { type EmailTemplateInfo, MAIL_MESSAGES, manualTemplate } from "../rules.ts";
+import { type EmailTemplateInfo, MAIL_MESSAGES, manualSendRefusal, manualTemplate } from "../rules.ts";
 import { dealRecipients, queueManualEmail } from "../store.ts";
 
 export async function sendDealEmail(
@@ -36,6 +37,8 @@ export async function sendDealEmail(
         templateName: MAIL_MESSAGES.noRecipient,
       });
     }
+    const refusal = manualSendRefusal(template, deal.status);
+    if (refusal) throw new AppError("conflict", refusal);
     await queueManualEmail(tx, dealId, template.template);
   });
   await deps.logger.info("mail", "Email envoyé depuis la liste des devis", {
