@@ -2,7 +2,7 @@
 -- admins, written by the system), the reminder policy's triggers on deal status and payments, the
 -- notifications they queue, the registry's functions (mark ready, purge) and who may call them.
 begin;
-select plan(56);
+select plan(57);
 
 select tests.create_user('Admin', 'admin'), tests.create_user('Customer', 'customer_a'),
   tests.create_user('Company', 'partner_a'), tests.create_user('Company', 'partner_b');
@@ -148,6 +148,12 @@ delete from public.scheduled_emails where is_sent and sent_at < now() - interval
 update public.scheduled_emails set sent_at = now() - interval '31 days' where is_sent;
 select is(public.purge_scheduled_emails(), 1, 'the nightly purge removes sent emails older than 30 days');
 select is((select count(*)::int from public.scheduled_emails where is_sent), 0, 'none left');
+
+-- Demo data writes history and emails nobody (its reminders are still scheduled).
+select tests.set_claims('service_role', '{"role": "service_role", "reason": "seed"}'::jsonb, 'the seed');
+insert into public.deals (id, name, status) values (9103, 'Démo', 'new');
+update public.deals set status = 'send' where id = 9103;
+select is((select count(*)::int from public.deal_notifications where deal_id = 9103), 0, 'the seed queues no email');
 
 select * from finish();
 rollback;
