@@ -39,6 +39,7 @@ Deno.test({
     const a = instance(url!);
     const b = instance(url!);
     const tag = crypto.randomUUID().slice(0, 8);
+    let parked: string[] = [];
     try {
       const ids: string[] = [];
       for (let i = 0; i < 20; i++) {
@@ -60,12 +61,32 @@ Deno.test({
             ids,
           ],
         );
+      // Emails other test files left pending wait meanwhile (put back at the end).
+      const others = (await systemQuery<{ id: string }>(
+        db,
+        "update public.email_outbox set next_attempt_at = now() + interval '1 day' where status = 'pending' and not (id = any($1::uuid[])) returning id",
+        [ids],
+      )).map((r) => r.id);
+      parked = others;
+      /** Waits until every email of this test was tried at least `n` times. */
+      const triedTimes = async (n: number) => {
+        for (let round = 0; round < 80; round++) {
+          const [{ left }] = await systemQuery<{ left: number }>(
+            db,
+            "select count(*)::int as left from public.email_outbox where id = any($1::uuid[]) and (attempts < $2 or claim_token is not null)",
+            [ids, n],
+          );
+          if (left === 0) return;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        throw new Error(`not every email was tried ${n} times`);
+      };
       // Both workers run their loop while the server refuses, then drops connections.
       const workers = [startWorker(a, [smtpQueue(config)], 50), startWorker(b, [smtpQueue(config)], 50)];
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await triedTimes(1);
       smtp.setMode({ kind: "drop" });
       await due();
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await triedTimes(2);
       assertEquals(smtp.received.length, 0, "nothing accepted during the outage");
       // The server comes back (slow): whatever was refused is retried once due.
       smtp.setMode({ kind: "accept", delayMs: 30 });
@@ -90,6 +111,11 @@ Deno.test({
       );
       assert(rows.every((r) => r.status === "sent" && r.attempts >= 2), JSON.stringify(rows.slice(0, 3)));
     } finally {
+      await systemQuery(
+        db,
+        "update public.email_outbox set next_attempt_at = now() where id = any($1::uuid[])",
+        [parked],
+      );
       await smtp.close();
       await a.db.close();
       await b.db.close();
