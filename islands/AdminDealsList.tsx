@@ -1,6 +1,7 @@
 // 'Liste des devis' (spec 001 §2.12): search, creation-date filters, reset, sort and pages, all
 // answered by the server (GET /api/deal/index); row actions (download the quote, view, edit) and a row
-// menu (copy the edit or public link, change the partner, the invoice downloads that are due, delete).
+// menu (copy the edit or public link, change the partner, send an email, the invoice downloads that are
+// due, delete).
 // The first page comes rendered by the server with the same use case, and the filter form, sort
 // headers and page links are plain GET links and forms: the list reads and pages without JavaScript;
 // the island only makes it answer in place. Its parts are in components/deals/list/.
@@ -15,6 +16,8 @@ import { RowActions } from "../components/deals/list/RowActions.tsx";
 import { copyText, type MenuPlace, menuPlace, RowMenu } from "../components/deals/list/RowMenu.tsx";
 import { PartnerDialog } from "../components/deals/list/PartnerDialog.tsx";
 import { DeleteDialog } from "../components/deals/list/DeleteDialog.tsx";
+import { EmailDialog, sendTemplate } from "../components/deals/list/EmailDialog.tsx";
+import { type EmailTemplateInfo, MAIL_MESSAGES } from "../lib/mail/rules.ts";
 import { changePartner, type Company, deleteDeal, fetchDealPage } from "../components/deals/list/list_api.ts";
 import { LIST_MESSAGES } from "../components/deals/list/messages.ts";
 import {
@@ -46,6 +49,8 @@ export default function AdminDealsList(props: AdminDealsListProps) {
   const [menu, setMenu] = useState<MenuPlace | null>(null);
   const [partnerFor, setPartnerFor] = useState<DealListRow | null>(null);
   const [deleteFor, setDeleteFor] = useState<DealListRow | null>(null);
+  const [emailFor, setEmailFor] = useState<DealListRow | null>(null);
+  const [sendingTemplate, setSendingTemplate] = useState<string | null>(null);
   const [busyIds, setBusyIds] = useState<number[]>([]);
   const [deleting, setDeleting] = useState(false);
   const requestSeq = useRef(0);
@@ -125,6 +130,19 @@ export default function AdminDealsList(props: AdminDealsListProps) {
       say("error", error instanceof ApiError ? error.message : LIST_MESSAGES.partnerError);
     } finally {
       setBusyIds((ids) => ids.filter((id) => id !== row.id));
+    }
+  };
+
+  const sendEmail = async (row: DealListRow, template: EmailTemplateInfo) => {
+    setSendingTemplate(template.template);
+    try {
+      await sendTemplate(row.id, template.template);
+      setEmailFor(null);
+      say("success", MAIL_MESSAGES.sent(template.label));
+    } catch (error) {
+      say("error", error instanceof ApiError ? error.message : MAIL_MESSAGES.sendError);
+    } finally {
+      setSendingTemplate(null);
     }
   };
 
@@ -222,6 +240,10 @@ export default function AdminDealsList(props: AdminDealsListProps) {
             setMenu(null);
             setPartnerFor(row);
           }}
+          sendEmail={(row) => {
+            setMenu(null);
+            setEmailFor(row);
+          }}
           remove={(row) => {
             setMenu(null);
             setDeleteFor(row);
@@ -233,6 +255,14 @@ export default function AdminDealsList(props: AdminDealsListProps) {
           row={partnerFor}
           onClose={() => setPartnerFor(null)}
           onConfirm={applyPartner}
+        />
+      )}
+      {emailFor && (
+        <EmailDialog
+          row={emailFor}
+          sending={sendingTemplate}
+          onClose={() => setEmailFor(null)}
+          onSend={sendEmail}
         />
       )}
       {deleteFor && (

@@ -49,6 +49,10 @@ import { customerRegistrationApiRoutes, customerSessionPageRoutes } from "./cust
 import { checkoutRoutes } from "./checkout.ts";
 import { voucherRoutes } from "./vouchers.tsx";
 
+import { dealEmailApiRoutes } from "./deal_emails_api.ts";
+import { cronApiRoutes } from "./cron_api.ts";
+import { adminCronRoutes } from "./admin_cron.tsx";
+
 export const UNEXPECTED_ERROR = "Une erreur inattendue s'est produite, veuillez réessayer";
 
 /** PostgreSQL refusals that are the client's fault (bad value, RLS/privilege), never a crash. */
@@ -138,6 +142,10 @@ export async function createApp(deps: Deps): Promise<Hono<AppEnv>> {
   app.route("/dashboard/client/sessions", customerSessionPageRoutes);
   app.route("/", checkoutRoutes);
   app.route("/", voucherRoutes);
+
+  app.route("/api/deal", dealEmailApiRoutes);
+  app.route("/api/cron", cronApiRoutes);
+  app.route("/dashboard/admin/cron", adminCronRoutes);
 
   const respond = (c: Ctx, error: AppError, status = error.status) => {
     if (wantsJson(c)) {

@@ -5,7 +5,8 @@ import { type AppEnv, currentUser, uuidParam } from "../lib/http/context.ts";
 import { requireUser } from "../lib/http/guards.ts";
 import { addFlash } from "../lib/http/cookies.ts";
 import { listAccounts } from "../lib/accounts/actions.ts";
-import { readOutbox } from "../lib/mail/actions.ts";
+import { readOutbox, readOutboxEmail } from "../lib/mail/actions.ts";
+import { EMAIL_VIEW_CSP, emailDocument } from "../components/mail/email_view.ts";
 import { acceptApplication, listPartnerApplications, rejectApplication } from "../lib/partners/actions.ts";
 import { renderDashboardPage } from "../components/layout/render.tsx";
 import { ApplicationsPage, OutboxPage, UsersPage } from "../components/admin/pages.tsx";
@@ -29,6 +30,14 @@ export const adminRoutes = new Hono<AppEnv>()
       "Emails envoyés",
       <OutboxPage emails={await readOutbox(c.var.deps, c.var.actor)} />,
     );
+  })
+  // One email as rendered HTML, sandboxed by its own CSP: its markup cannot run script in the admin's
+  // origin, nor load anything but images.
+  .get("/emails/:id/html", async (c) => {
+    const email = await readOutboxEmail(c.var.deps, c.var.actor, uuidParam(c, "id"));
+    c.header("Content-Security-Policy", EMAIL_VIEW_CSP);
+    c.header("X-Frame-Options", "DENY");
+    return c.html(emailDocument(email));
   })
   .get("/candidatures", async (c) => {
     const applications = await listPartnerApplications(c.var.deps, c.var.actor);

@@ -1,6 +1,8 @@
 // Proves pg_cron for real: on the database named by cron.database_name (DATABASE_URL in CI), the app's
 // start-up hands the registry's SQL jobs to pg_cron (syncPgCron), and pg_cron's background workers run
-// them successfully within a bit more than a minute. Prints `pg_cron: N passed, M failed`.
+// them successfully within a bit more than a minute — among them the reminder policy's
+// mark_scheduled_emails_ready(), seen marking a due scheduled email ready. Prints
+// `pg_cron: N passed, M failed`.
 import postgres from "postgres";
 import { openPostgres } from "../lib/db/postgres.ts";
 import { migrate } from "../lib/db/migrate.ts";
@@ -35,20 +37,47 @@ export async function checkPgCron(
       console.error(`pg_cron jobs: ${names.join(", ")}; expected exactly ${expected.join(", ")}`);
       return { passed: 0, failed: 1 };
     }
-    const started = Date.now();
-    while (Date.now() - started < 80_000) {
-      const runs = await sql<{ status: string; message: string }[]>`
-        select status, return_message as message from cron.job_run_details d join cron.job j using (jobid)
-        where j.jobname = 'app:purge-deleted-accounts' and d.status in ('succeeded', 'failed') order by runid desc limit 1`;
-      if (runs.length) {
-        if (runs[0].status === "succeeded") return { passed: 2, failed: 0 };
-        console.error(`pg_cron run failed: ${runs[0].message}`);
-        return { passed: 1, failed: 1 };
+    // The reminder policy's path: a scheduled email already due is marked ready by pg_cron's run of
+    // public.mark_scheduled_emails_ready() (the app's worker sends ready ones; tests/http/emails_test.ts).
+    const [deal] = await sql<{ id: number }[]>`
+      insert into public.deals (name) values ('pg_cron check') returning id`;
+    const [scheduled] = await sql<{ id: number }[]>`
+      insert into public.scheduled_emails (template, entity_id, schedule_at)
+      values ('deal-reminder-manual-partner', ${deal.id}, now() - interval '1 minute') returning id`;
+    try {
+      const started = Date.now();
+      let purged: { status: string; message: string } | null = null;
+      let ready = false;
+      while (Date.now() - started < 80_000 && !(purged && ready)) {
+        const runs = await sql<{ status: string; message: string }[]>`
+          select status, return_message as message from cron.job_run_details d join cron.job j using (jobid)
+          where j.jobname = 'app:purge-deleted-accounts' and d.status in ('succeeded', 'failed') order by runid desc limit 1`;
+        if (runs.length) purged = runs[0];
+        const [row] = await sql<{ ready: boolean }[]>`
+          select is_ready as ready from public.scheduled_emails where id = ${scheduled.id}`;
+        ready = row?.ready === true;
+        if (!(purged && ready)) await new Promise((resolve) => setTimeout(resolve, 2000));
       }
-      await new Promise((resolve) => setTimeout(resolve, 2000));
+      let passed = 1;
+      let failed = 0;
+      if (purged?.status === "succeeded") passed++;
+      else {
+        failed++;
+        console.error(
+          purged
+            ? `pg_cron run failed: ${purged.message}`
+            : "pg_cron did not run the job within 80 s (background workers on?)",
+        );
+      }
+      if (ready) passed++;
+      else {
+        failed++;
+        console.error("pg_cron did not mark the due scheduled email ready within 80 s");
+      }
+      return { passed, failed };
+    } finally {
+      await sql`delete from public.deals where id = ${deal.id}`;
     }
-    console.error("pg_cron did not run the job within 80 s (background workers on?)");
-    return { passed: 1, failed: 1 };
   } finally {
     await sql.end();
   }

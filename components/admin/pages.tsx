@@ -87,6 +87,17 @@ export function OutboxPage({ emails }: { emails: OutboxEntry[] }) {
                     {dateTime.format(email.createdAt)} · {OUTBOX_STATUS[email.status]}
                   </span>
                 </summary>
+                <p class="mt-3">
+                  <a
+                    href={`/dashboard/admin/emails/${email.id}/html`}
+                    target="_blank"
+                    rel="noopener"
+                    class="text-sm text-brand-700 underline"
+                    data-email-html={email.id}
+                  >
+                    Voir l'email tel qu'il est reçu (HTML)
+                  </a>
+                </p>
                 <pre class="mt-3 whitespace-pre-wrap text-sm text-slate-700">{email.textBody}</pre>
               </details>
             </li>

@@ -14,7 +14,7 @@ import {
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { enqueueEmail } from "../mail/outbox.ts";
-import { passwordResetEmail } from "../mail/templates.ts";
+import { passwordResetEmail, registrationEmail } from "../mail/templates.ts";
 import {
   emailTaken,
   findUser,
@@ -148,6 +148,11 @@ export async function register(deps: Deps, client: Client, input: Registration):
       });
       await insertCredentials(tx, id, passwordHash);
       const token = await createSession(tx, id, { userAgent: client.userAgent });
+      // The confirmation of the new account, in the registration's own transaction.
+      await enqueueEmail(
+        tx,
+        registrationEmail(input.email, input.firstname, `${deps.config.appUrl}/dashboard`),
+      );
       return { user: await findUser(tx, id), token, reactivated: false };
     });
     await deps.logger.info("auth", "Compte client créé", { userId: result.user.id });

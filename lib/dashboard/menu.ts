@@ -108,6 +108,14 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     visible: true,
   },
   { path: "/dashboard/admin/emails", label: "Emails envoyés", icon: "mail", roles: ["Admin"], visible: true },
+  // The reminder policy's scheduled emails (routes/admin_cron.tsx).
+  {
+    path: "/dashboard/admin/cron",
+    label: "Emails programmés",
+    icon: "mail",
+    roles: ["Admin"],
+    visible: true,
+  },
   // The 'Devenir partenaire' applications (routes/admin.tsx).
   {
     path: "/dashboard/admin/candidatures",

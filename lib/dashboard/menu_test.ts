@@ -32,6 +32,7 @@ Deno.test("an admin's menu has the deals screen beside its other pages", () => {
     "Utilisateurs",
     "Ateliers cocktails",
     "Emails envoyés",
+    "Emails programmés",
     "Candidatures partenaires",
     "Mon profil",
   ]);

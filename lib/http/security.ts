@@ -32,6 +32,9 @@ export function securityHeaders(options: { secure: boolean; stripe: boolean }): 
     referrerPolicy: "strict-origin-when-cross-origin",
     strictTransportSecurity: options.secure ? "max-age=31536000; includeSubDomains" : false,
     crossOriginEmbedderPolicy: false,
+    // A route may set a stricter policy of its own: an email's HTML in 'Emails envoyés' is served with
+    // `sandbox` (no script, an opaque origin).
+    overwrite: false,
   });
 }
 

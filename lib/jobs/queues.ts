@@ -4,6 +4,7 @@ import type { Queue } from "./worker.ts";
 import { smtpQueue } from "../mail/delivery.ts";
 import { dealNotificationsQueue } from "../deals/notifications.ts";
 import { crmQueue } from "../crm/queue.ts";
+import { scheduledEmailsQueue } from "../mail/scheduled_queue.ts";
 import { hubspotFromConfig } from "../integrations/hubspot.ts";
 import { billingQueue } from "../billing/queue.ts";
 import { cancelIntentHandler, refundsQueue, simulatedSettlementQueue } from "../payments/queues.ts";
@@ -24,6 +25,8 @@ export function outboxQueues(config: Config): Queue[] {
   // Always: deal emails, invoices and credit notes for recorded payments, refunds to the provider,
   // and (outside production, without Stripe keys) the simulated provider's delayed payments.
   const queues: Queue[] = [dealNotificationsQueue, billingQueue, refundsQueue, simulatedSettlementQueue];
+  // The reminder policy's scheduled emails, once marked ready (lib/mail/scheduled_queue.ts).
+  queues.push(scheduledEmailsQueue);
   // Without an SMTP server, emails stay in the outbox, where admins read them.
   if (config.smtpUrl) queues.push(smtpQueue(config));
   // Without a HubSpot token, CRM events stay pending in crm_outbox (delivered once a token is set).

@@ -63,6 +63,18 @@ export const JOBS: ScheduledJob[] = [
     sql: "select public.release_stale_voucher_holds()",
   },
   {
+    name: "scheduled-emails-ready",
+    schedule: "* * * * *",
+    description: "Marque prêts à partir les emails programmés (rappels, factures) dont l'heure est venue",
+    sql: "select public.mark_scheduled_emails_ready()",
+  },
+  {
+    name: "purge-scheduled-emails",
+    schedule: "40 3 * * *",
+    description: "Supprime les emails programmés envoyés depuis plus de 30 jours",
+    sql: "select public.purge_scheduled_emails()",
+  },
+  {
     name: "reconcile-payments",
     schedule: "*/10 * * * *",
     description: "Rattrape les paiements par carte réussis qu'aucun webhook ni retour client n'a enregistrés",

@@ -13,7 +13,8 @@ import { openPglite } from "../db/pglite.ts";
 import { createBackground, type Deps } from "../deps.ts";
 import { createLogger } from "../log/logger.ts";
 import { enqueueEmail, type OutgoingEmail } from "./outbox.ts";
-import { backoffMinutes, MAX_ATTEMPTS, smtpQueue } from "./delivery.ts";
+import { backoffMinutes, isPermanent, MAX_ATTEMPTS, smtpQueue } from "./delivery.ts";
+import { startFakeSmtp } from "../../tests/support/fake_smtp.ts";
 
 const SYSTEM = systemActor("seed");
 const MAIL_FROM = "Cocktails & Co <contact@example.fr>";
@@ -189,30 +190,38 @@ dbTest("a text-only email is sent without an HTML part", async (deps) => {
   }
 });
 
-dbTest("a recipient refused by the server: pending, attempts 1, error kept, retried later", async (deps) => {
-  await clearOutbox(deps.db);
-  const smtp = await startSmtp({
-    onRcptTo(_address, _session, callback) {
-      const error = new Error("Boîte inconnue") as Error & { responseCode: number };
-      error.responseCode = 550;
-      callback(error);
-    },
-  });
-  try {
-    const id = await enqueue(deps.db, frenchEmail());
-    const queue = smtpQueue({ smtpUrl: smtp.url, mailFrom: MAIL_FROM });
-    assertEquals(await queue.drain(deps), 1, "the email was handled (attempted)");
-    assertEquals(smtp.received.length, 0);
-    const row = await outboxRow(deps.db, id);
-    assertEquals([row.status, row.attempts, row.sent_at], ["pending", 1, null]);
-    assert(row.last_error && row.last_error.length > 0, "last_error set");
-    assert(row.last_error!.includes("550"), row.last_error!);
-    assertWaitAbout(row.wait, backoffMinutes(1), "after one failure");
-    assertEquals(await queue.drain(deps), 0, "not due before its backoff");
-  } finally {
-    await smtp.close();
-  }
-});
+dbTest(
+  "a recipient the server says does not exist (550 on RCPT): failed at once, logged as smtp",
+  async (deps) => {
+    await clearOutbox(deps.db);
+    const smtp = await startSmtp({
+      onRcptTo(_address, _session, callback) {
+        const error = new Error("Boîte inconnue") as Error & { responseCode: number };
+        error.responseCode = 550;
+        callback(error);
+      },
+    });
+    try {
+      const id = await enqueue(deps.db, frenchEmail());
+      const queue = smtpQueue({ smtpUrl: smtp.url, mailFrom: MAIL_FROM });
+      assertEquals(await queue.drain(deps), 1, "the email was handled (attempted)");
+      assertEquals(smtp.received.length, 0);
+      const row = await outboxRow(deps.db, id);
+      assertEquals([row.status, row.attempts, row.sent_at], ["failed", 1, null]);
+      assert(row.last_error!.includes("550"), row.last_error!);
+      const logs = await sql<{ service: string }>(
+        deps.db,
+        "select service from public.logs where type = 'error' and context ->> 'emailId' = $1",
+        [id],
+      );
+      assertEquals(logs.map((l) => l.service), ["smtp"]);
+      await makeDue(deps.db, id);
+      assertEquals(await queue.drain(deps), 0, "never tried again");
+    } finally {
+      await smtp.close();
+    }
+  },
+);
 
 dbTest("a message refused after DATA: pending, attempts 1, error kept, retried later", async (deps) => {
   await clearOutbox(deps.db);
@@ -281,7 +290,7 @@ dbTest(
         [id],
       );
       assertEquals(logs.length, 1, "logged once, when abandoned");
-      assertEquals(logs[0].service, "mail");
+      assertEquals(logs[0].service, "smtp");
       assert(logs[0].context.error.includes("552"));
 
       // A failed email is never tried again.
@@ -360,6 +369,103 @@ dbTest("an email being sent is claimed: a drain meanwhile does not take it", asy
     assertEquals(await first, 1);
     assertEquals(received.length, 1);
     assertEquals((await outboxRow(deps.db, id)).status, "sent");
+  } finally {
+    release();
+    await smtp.close();
+  }
+});
+
+dbTest("isPermanent: only an unknown recipient on RCPT TO", () => {
+  assert(isPermanent({ responseCode: 550, command: "RCPT TO" }));
+  assert(isPermanent({ responseCode: 553, command: "RCPT TO" }));
+  assert(!isPermanent({ responseCode: 552, command: "RCPT TO" }), "mailbox full: later");
+  assert(!isPermanent({ responseCode: 554, command: "DATA" }));
+  assert(!isPermanent({ responseCode: 421, command: "CONN" }));
+  assert(!isPermanent(new Error("ECONNREFUSED")));
+  return Promise.resolve();
+});
+
+dbTest(
+  "across an outage (refused, 4xx, dropped, slow) no email is lost and none is sent twice",
+  async (deps) => {
+    await clearOutbox(deps.db);
+    const smtp = await startFakeSmtp({ kind: "refuse-connection", code: 421 });
+    try {
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i++) ids.push(await enqueue(deps.db, frenchEmail()));
+      const queue = smtpQueue({ smtpUrl: smtp.url, mailFrom: MAIL_FROM });
+      const pass = async () => {
+        await sql(deps.db, "update public.email_outbox set next_attempt_at = now() where status = 'pending'");
+        while ((await queue.drain(deps)) > 0) { /* every due email once */ }
+      };
+      await pass(); // 421 at the greeting
+      smtp.setMode({ kind: "refuse-connection", code: 554 }); // a 5xx at the greeting is an outage too
+      await pass();
+      smtp.setMode({ kind: "refuse-data", code: 451 });
+      await pass();
+      smtp.setMode({ kind: "drop" });
+      await pass();
+      assertEquals(smtp.received.length, 0, "nothing accepted during the outage");
+      const during = await sql<{ status: string; attempts: number }>(
+        deps.db,
+        "select status, attempts from public.email_outbox where id = any($1::uuid[])",
+        [ids],
+      );
+      assert(during.every((r) => r.status === "pending" && r.attempts === 4), JSON.stringify(during));
+
+      smtp.setMode({ kind: "accept", delayMs: 50 });
+      await pass();
+      const recipients = smtp.received.flatMap((m) => m.to);
+      assertEquals(recipients.length, 5);
+      assertEquals(new Set(recipients).size, 5, "each email once");
+      // The Message-ID names the outbox row: a copy sent again after a crash is recognisable.
+      assertEquals(
+        new Set(smtp.received.map((m) => m.messageId)),
+        new Set(ids.map((id) => `<${id}@example.fr>`)),
+      );
+      const after = await sql<{ status: string }>(
+        deps.db,
+        "select status from public.email_outbox where id = any($1::uuid[])",
+        [ids],
+      );
+      assert(after.every((r) => r.status === "sent"), JSON.stringify(after));
+    } finally {
+      await smtp.close();
+    }
+  },
+);
+
+dbTest("a worker whose claim lapsed cannot settle an email another worker claimed since", async (deps) => {
+  await clearOutbox(deps.db);
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let arrived!: () => void;
+  const inData = new Promise<void>((resolve) => (arrived = resolve));
+  let calls = 0;
+  const smtp = await startSmtp({
+    onData(stream, _session, callback) {
+      stream.on("data", () => {});
+      stream.on("end", async () => {
+        calls++;
+        if (calls === 1) {
+          arrived();
+          await gate;
+          callback(Object.assign(new Error("Trop tard"), { responseCode: 451 }));
+        } else callback();
+      });
+    },
+  });
+  try {
+    const id = await enqueue(deps.db, frenchEmail());
+    const slow = smtpQueue({ smtpUrl: smtp.url, mailFrom: MAIL_FROM }).drain(deps);
+    await inData;
+    await makeDue(deps.db, id); // the first claim's lease lapses
+    assertEquals(await smtpQueue({ smtpUrl: smtp.url, mailFrom: MAIL_FROM }).drain(deps), 1);
+    assertEquals((await outboxRow(deps.db, id)).status, "sent");
+    release();
+    assertEquals(await slow, 1);
+    const row = await outboxRow(deps.db, id);
+    assertEquals([row.status, row.last_error], ["sent", null], "the late failure changed nothing");
   } finally {
     release();
     await smtp.close();

@@ -1,48 +1,19 @@
-// French email texts. Pure: each returns the subject and bodies for the outbox.
-import type { OutgoingEmail } from "./outbox.ts";
-
-const escapeHtml = (value: string) =>
-  value.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
-  );
-
-export function passwordResetEmail(to: string, firstname: string, link: string): OutgoingEmail {
-  const greeting = firstname ? `Bonjour ${firstname},` : "Bonjour,";
-  const text = `${greeting}
-
-Vous avez demandé à réinitialiser votre mot de passe. Ce lien est valable une heure et ne peut servir qu'une fois :
-${link}
-
-Si vous n'êtes pas à l'origine de cette demande, ignorez cet email : votre mot de passe reste inchangé.`;
-  const html = `<p>${escapeHtml(greeting)}</p>
-<p>Vous avez demandé à réinitialiser votre mot de passe. Ce lien est valable une heure et ne peut servir qu'une fois :</p>
-<p><a href="${escapeHtml(link)}">Choisir un nouveau mot de passe</a></p>
-<p>Si vous n'êtes pas à l'origine de cette demande, ignorez cet email : votre mot de passe reste inchangé.</p>`;
-  return { to, template: "password-reset", subject: "Réinitialisation de votre mot de passe", text, html };
-}
-
-export function partnerInvitationEmail(
-  to: string,
-  firstname: string,
-  company: string,
-  link: string,
-): OutgoingEmail {
-  const greeting = firstname ? `Bonjour ${firstname},` : "Bonjour,";
-  const text = `${greeting}
-
-Bonne nouvelle : la candidature de ${company} est acceptée, votre compte partenaire est prêt.
-Choisissez votre mot de passe avec ce lien, valable 7 jours et utilisable une seule fois :
-${link}
-
-Vous pourrez ensuite renseigner votre grille tarifaire et vos cocktails depuis votre espace partenaire.`;
-  const html = `<p>${escapeHtml(greeting)}</p>
-<p>Bonne nouvelle : la candidature de ${
-    escapeHtml(company)
-  } est acceptée, votre compte partenaire est prêt.</p>
-<p><a href="${
-    escapeHtml(link)
-  }">Choisir mon mot de passe</a> (lien valable 7 jours, utilisable une seule fois)</p>
-<p>Vous pourrez ensuite renseigner votre grille tarifaire et vos cocktails depuis votre espace partenaire.</p>`;
-  return { to, template: "partner-invitation", subject: "Votre compte partenaire est prêt", text, html };
-}
+// Every French email template, one file each in lib/mail/templates/ (a pure function returning an
+// OutgoingEmail: subject, text and HTML with every value escaped). This file re-exports them so that
+// older imports keep working; new templates are new files there.
+export { escapeHtml } from "./templates/layout.ts";
+export { passwordResetEmail } from "./templates/password-reset.ts";
+export { partnerInvitationEmail } from "./templates/partner-invitation.ts";
+export { requestReceivedEmail } from "./templates/deal-request-received.ts";
+export { partnerNewDealEmail } from "./templates/deal-new-partner.ts";
+export { quoteReadyEmail } from "./templates/deal-quote-ready.ts";
+export { quoteUpdatedEmail } from "./templates/deal-quote-updated.ts";
+export { availabilityValidatedEmail } from "./templates/deal-availability-validated.ts";
+export { paymentReceivedEmail } from "./templates/deal-payment-received.ts";
+export { paymentReceivedPartnerEmail } from "./templates/deal-payment-received-partner.ts";
+export { dealRefusedCustomerEmail } from "./templates/deal-refused-customer.ts";
+export { dealRefusedPartnerEmail } from "./templates/deal-refused-partner.ts";
+export { registrationEmail } from "./templates/account-registration.ts";
+export { partnerReminderEmail } from "./templates/deal-reminder-manual-partner.ts";
+export { customerReminderEmail } from "./templates/deal-reminder-manual-customer.ts";
+export { customerInvoiceEmail } from "./templates/deal-invoice-customer.ts";

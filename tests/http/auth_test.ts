@@ -249,7 +249,8 @@ httpTest("forgotten password: emailed single-use expiring link, sessions revoked
 
   const [mail] = await transactionAs(db, TEST_SYSTEM, (tx) =>
     tx<{ text_body: string; subject: string }>`
-      select text_body, subject from public.email_outbox where recipient = ${payload.email}`);
+      select text_body, subject from public.email_outbox
+      where recipient = ${payload.email} and template = 'password-reset'`);
   assertEquals(mail.subject, "Réinitialisation de votre mot de passe");
   const link = /http:\/\/localhost:8000(\/reset-password\/[A-Za-z0-9_-]+)/.exec(mail.text_body)![1];
 
@@ -281,7 +282,7 @@ httpTest("forgotten password: emailed single-use expiring link, sessions revoked
     TEST_SYSTEM,
     (tx) =>
       tx<{ text_body: string }>`select text_body from public.email_outbox where recipient = ${payload.email}
-                              order by created_at desc limit 1`,
+                              and template = 'password-reset' order by created_at desc limit 1`,
   );
   const expired = /http:\/\/localhost:8000(\/reset-password\/[A-Za-z0-9_-]+)/.exec(second.text_body)![1];
   const res = await visitor.get(expired);

@@ -1,4 +1,5 @@
-// The admin list's row menu ('Plus d'actions'): copy the edit or public link, change the partner, the
+// The admin list's row menu ('Plus d'actions'): copy the edit or public link, change the partner, send an
+// email, the
 // invoice downloads that are due, delete. Fixed on the screen below its button, or above it when the
 // screen has no room left below; it closes on a click elsewhere, Escape, scrolling or resizing.
 import { useEffect, useRef } from "react";
@@ -14,9 +15,9 @@ export interface MenuPlace {
   right: number;
 }
 
-/** The menu's height (four actions, then the invoices and their group headings). */
+/** The menu's height (five actions, then the invoices and their group headings). */
 const menuHeight = (documents: DocumentLink[]) =>
-  180 + documents.length * 40 + new Set(documents.map((d) => d.group)).size * 28;
+  220 + documents.length * 40 + new Set(documents.map((d) => d.group)).size * 28;
 
 /** Where the menu of `row` opens, from its button's rectangle and the screen's size. */
 export function menuPlace(
@@ -30,12 +31,13 @@ export function menuPlace(
     : { row, top: button.bottom + 4, right };
 }
 
-export function RowMenu({ place, onClose, copy, changePartner, remove }: {
+export function RowMenu({ place, onClose, copy, changePartner, sendEmail, remove }: {
   place: MenuPlace;
   onClose: () => void;
   /** Copies the origin + `path` and says `success`. */
   copy: (path: string, success: string) => void;
   changePartner: (row: DealListRow) => void;
+  sendEmail: (row: DealListRow) => void;
   remove: (row: DealListRow) => void;
 }) {
   const menuRef = useRef<HTMLDivElement>(null);
@@ -85,6 +87,7 @@ export function RowMenu({ place, onClose, copy, changePartner, remove }: {
         onClick={() => copy(publicDealPath(row.token), LIST_MESSAGES.publicLinkCopied)}
       />
       <MenuItem icon="swap" label="Changer de partenaire" onClick={() => changePartner(row)} />
+      <MenuItem icon="mail" label="Envoyer un email" onClick={() => sendEmail(row)} />
       <MenuDocuments documents={rowDocuments(row)} onOpen={onClose} />
       <MenuItem icon="trash" label="Supprimer" danger onClick={() => remove(row)} />
     </div>
@@ -92,7 +95,7 @@ export function RowMenu({ place, onClose, copy, changePartner, remove }: {
 }
 
 function MenuItem({ icon, label, onClick, danger = false }: {
-  icon: "link" | "copy" | "swap" | "trash";
+  icon: "link" | "copy" | "swap" | "trash" | "mail";
   label: string;
   onClick: () => void;
   danger?: boolean;

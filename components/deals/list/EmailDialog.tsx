@@ -1,0 +1,78 @@
+// 'send email' (spec 001 §2.12, 700 px): the manual templates (GET /api/deal/email-templates), one
+// click sends one (POST /api/deal/send-mail/{id}); the list then closes the dialog and says
+// 'Email "{label}" envoyé avec succès !'.
+import { useEffect, useState } from "react";
+import { Dialog } from "../../ui/Dialog.tsx";
+import { api } from "../../ui/api.ts";
+import { type EmailTemplateInfo, MAIL_MESSAGES, RECIPIENT_LABELS } from "../../../lib/mail/rules.ts";
+import type { DealListRow } from "./rows.ts";
+
+/** Loaded once per page, shared by every opening of the dialog. */
+let templatesOnce: Promise<EmailTemplateInfo[]> | null = null;
+
+export function EmailDialog({ row, sending, onClose, onSend }: {
+  row: DealListRow;
+  /** The template being sent (its button waits). */
+  sending: string | null;
+  onClose: () => void;
+  onSend: (row: DealListRow, template: EmailTemplateInfo) => void;
+}) {
+  const [templates, setTemplates] = useState<EmailTemplateInfo[] | null>(null);
+  const [failed, setFailed] = useState(false);
+
+  useEffect(() => {
+    templatesOnce ??= api<{ results: EmailTemplateInfo[] }>("GET", "/api/deal/email-templates")
+      .then((answer) => answer.results);
+    templatesOnce.then(setTemplates, () => {
+      templatesOnce = null;
+      setFailed(true);
+    });
+  }, []);
+
+  return (
+    <Dialog open onClose={onClose} title="Envoyer un email" width={700} testId="email-dialog">
+      <p class="mb-3 text-sm text-slate-600">
+        Devis #{row.id} — {row.customerName || "client"}
+        {row.companyName ? ` · partenaire : ${row.companyName}` : ""}
+      </p>
+      {failed
+        ? <p class="text-sm text-red-600" role="alert">{MAIL_MESSAGES.templatesError}</p>
+        : templates === null
+        ? <p class="text-sm text-slate-500">Chargement…</p>
+        : templates.length === 0
+        ? <p class="text-sm text-slate-500">{MAIL_MESSAGES.noTemplate}</p>
+        : (
+          <ul class="divide-y divide-slate-100 rounded-xl border border-slate-200">
+            {templates.map((t) => (
+              <li key={t.template} class="flex flex-wrap items-center gap-3 p-3 sm:flex-nowrap">
+                <div class="min-w-0 flex-1">
+                  <p class="font-medium">
+                    {t.label}
+                    <span class="ml-2 rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-600">
+                      {RECIPIENT_LABELS[t.recipient]}
+                    </span>
+                  </p>
+                  <p class="text-sm text-slate-600">{t.description}</p>
+                </div>
+                <button
+                  type="button"
+                  class="shrink-0 rounded-lg bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-50"
+                  disabled={sending !== null}
+                  data-template={t.template}
+                  onClick={() =>
+                    onSend(row, t)}
+                >
+                  {sending === t.template ? "Envoi…" : "Envoyer"}
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+    </Dialog>
+  );
+}
+
+/** POST /api/deal/send-mail/{id}. */
+export async function sendTemplate(dealId: number, template: string): Promise<void> {
+  await api("POST", `/api/deal/send-mail/${dealId}`, { templateName: template });
+}
