@@ -46,6 +46,8 @@ import { sessionRoutes } from "./sessions.tsx";
 import { cartRoutes } from "./cart.tsx";
 import { adminSessionApiRoutes, adminSessionPageRoutes } from "./admin_sessions.tsx";
 import { customerRegistrationApiRoutes, customerSessionPageRoutes } from "./customer_sessions.tsx";
+import { logsApiRoutes } from "./logs_api.ts";
+import { adminLogsRoutes } from "./admin_logs.tsx";
 
 export const UNEXPECTED_ERROR = "Une erreur inattendue s'est produite, veuillez réessayer";
 
@@ -134,6 +136,8 @@ export async function createApp(deps: Deps): Promise<Hono<AppEnv>> {
   app.route("/dashboard/admin/ateliers", adminSessionPageRoutes);
   app.route("/api/customer", customerRegistrationApiRoutes);
   app.route("/dashboard/client/sessions", customerSessionPageRoutes);
+  app.route("/api/logs", logsApiRoutes);
+  app.route("/dashboard/admin/logs", adminLogsRoutes);
 
   const respond = (c: Ctx, error: AppError, status = error.status) => {
     if (wantsJson(c)) {

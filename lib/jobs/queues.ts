@@ -3,7 +3,7 @@ import type { Config } from "../config.ts";
 import type { Queue } from "./worker.ts";
 import { smtpQueue } from "../mail/delivery.ts";
 import { dealNotificationsQueue } from "../deals/notifications.ts";
-import { crmQueue } from "../crm/queue.ts";
+import { crmSyncHandler } from "../crm/sync.ts";
 import { hubspotFromConfig } from "../integrations/hubspot.ts";
 import { billingQueue } from "../billing/queue.ts";
 import { cancelIntentHandler, refundsQueue, simulatedSettlementQueue } from "../payments/queues.ts";
@@ -19,10 +19,9 @@ export function outboxQueues(config: Config): Queue[] {
   const queues: Queue[] = [dealNotificationsQueue, billingQueue, refundsQueue, simulatedSettlementQueue];
   // Without an SMTP server, emails stay in the outbox, where admins read them.
   if (config.smtpUrl) queues.push(smtpQueue(config));
-  // Without a HubSpot token, CRM events stay pending in crm_outbox (delivered once a token is set).
+  // Without a HubSpot token, the deals' 'crm-sync' jobs wait in the outbox (run once a token is set).
   const hubspot = hubspotFromConfig(config);
-  if (hubspot) queues.push(crmQueue(hubspot));
   // The outbox: every job enqueued with lib/outbox/enqueue.ts, run by its queue's handler.
-  queues.push(outboxQueue(OUTBOX_HANDLERS));
+  queues.push(outboxQueue([...OUTBOX_HANDLERS, ...(hubspot ? [crmSyncHandler(hubspot)] : [])]));
   return queues;
 }

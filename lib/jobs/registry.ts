@@ -42,6 +42,12 @@ export const JOBS: ScheduledJob[] = [
     sql: "select public.release_expired_holds()",
   },
   {
+    name: "purge-old-logs",
+    schedule: "30 3 * * *",
+    description: "Supprime les logs de plus de 30 jours (comme 'Nettoyer les anciens')",
+    sql: "select public.purge_old_logs()",
+  },
+  {
     name: "reconcile-payments",
     schedule: "*/10 * * * *",
     description: "Rattrape les paiements par carte réussis qu'aucun webhook ni retour client n'a enregistrés",

@@ -1,0 +1,88 @@
+-- Operations: the admin logs page and HubSpot kept in step both ways.
+--
+-- Logs (table public.logs, 20261121000000_platform.sql; policies 20261121000100_accounts.sql: admins
+-- read and delete, nobody else): indexes for the page's filters (newest first, by service or type),
+-- and purge_old_logs(), which deletes rows older than 30 days — run nightly by the job registry as the
+-- system; an admin's 'Nettoyer les anciens' deletes the same rows under the admin's own claims (RLS).
+--
+-- HubSpot: every change of a deal's synchronised fields (name, status, amount, properties, partner)
+-- queues one job 'crm-sync' keyed by the deal in the outbox, in the transaction that made the change:
+-- a trigger, so that no path (a use case, a payment recorded by an SQL function, an admin's PATCH)
+-- is forgotten. While a job of the deal is pending, further changes coalesce into it; the worker then
+-- pushes the deal's state as it is when the job runs. A change that comes from HubSpot itself (the
+-- inbound sync sets `app.crm_origin` to 'hubspot' for its transaction) queues nothing: no echo.
+-- public.crm_deal_sync keeps, per deal, the HubSpot property values both sides last agreed on, so that
+-- a sync sends only what changed here and takes only what changed there.
+-- The older public.crm_outbox (one 'deal_accepted' row per acceptance) is replaced: its pending rows
+-- become sync jobs.
+
+create index logs_service_created_idx on public.logs (service, created_at desc, id desc);
+create index logs_type_created_idx on public.logs (type, created_at desc, id desc);
+
+create function public.purge_old_logs() returns integer
+language sql volatile security definer set search_path = '' as $$
+  with gone as (delete from public.logs where created_at < now() - interval '30 days' returning 1)
+  select count(*)::integer from gone
+$$;
+revoke execute on function public.purge_old_logs() from public, anon, authenticated;
+grant execute on function public.purge_old_logs() to service_role;
+
+-- ---------------------------------------------------------------------------------------------------
+-- HubSpot sync state: the values (HubSpot property name → text) both sides last agreed on.
+create table public.crm_deal_sync (
+  deal_id bigint primary key references public.deals (id) on delete cascade,
+  synced jsonb not null default '{}' check (jsonb_typeof(synced) = 'object'),
+  synced_at timestamptz not null default now()
+);
+alter table public.crm_deal_sync enable row level security;
+create policy "Admins can read the HubSpot sync state" on public.crm_deal_sync
+  for select to authenticated using ((select public.is_admin()));
+grant select on public.crm_deal_sync to authenticated;
+grant select, insert, update, delete on public.crm_deal_sync to service_role;
+
+-- Queues the deal's sync unless the change came from HubSpot. Security definer: any role that may
+-- change a deal (an admin, its partner, its customer choosing cocktails, the system) queues it.
+create function public.queue_crm_sync() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  if coalesce(current_setting('app.crm_origin', true), '') = 'hubspot' then
+    return null;
+  end if;
+  if tg_op = 'UPDATE' and new.name is not distinct from old.name and new.status is not distinct from old.status
+     and new.total_ht is not distinct from old.total_ht and new.properties is not distinct from old.properties
+     and new.company_id is not distinct from old.company_id and new.hubspot_id is not distinct from old.hubspot_id then
+    return null;
+  end if;
+  perform outbox.enqueue('crm-sync', jsonb_build_object('dealId', new.id), 'deal-' || new.id);
+  return null;
+end $$;
+revoke execute on function public.queue_crm_sync() from public, anon, authenticated;
+
+create trigger deals_queue_crm_sync after insert or update on public.deals
+  for each row execute function public.queue_crm_sync();
+
+-- The HubSpot webhook (supabase/functions/_shared/hubspot_webhook.ts, as the service role): a deal
+-- created or changed in HubSpot queues the sync of our deal of that HubSpot id, or its import.
+create index deals_hubspot_id_idx on public.deals (hubspot_id) where hubspot_id is not null;
+create function public.queue_crm_pull(hubspot_id text) returns bigint
+language plpgsql volatile security definer set search_path = '' as $$
+declare
+  deal bigint;
+begin
+  if coalesce(btrim(queue_crm_pull.hubspot_id), '') !~ '^[0-9]{1,30}$' then
+    raise exception 'queue_crm_pull: invalid HubSpot id' using errcode = '22023';
+  end if;
+  select d.id into deal from public.deals d where d.hubspot_id = btrim(queue_crm_pull.hubspot_id) order by d.id limit 1;
+  if deal is null then
+    return outbox.enqueue('crm-sync', jsonb_build_object('hubspotId', btrim(queue_crm_pull.hubspot_id)),
+                          'hubspot-' || btrim(queue_crm_pull.hubspot_id));
+  end if;
+  return outbox.enqueue('crm-sync', jsonb_build_object('dealId', deal), 'deal-' || deal);
+end $$;
+revoke execute on function public.queue_crm_pull(text) from public, anon, authenticated;
+grant execute on function public.queue_crm_pull(text) to service_role;
+
+-- The former CRM outbox: what it still had to send becomes a sync of the deal.
+select outbox.enqueue('crm-sync', jsonb_build_object('dealId', o.deal_id), 'deal-' || o.deal_id)
+from (select distinct deal_id from public.crm_outbox where status = 'pending' and deal_id is not null) o;
+drop table public.crm_outbox;
