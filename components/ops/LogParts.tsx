@@ -35,6 +35,14 @@ const STAT_STYLES: Record<keyof LogStats, string> = {
   today: "border-emerald-300",
 };
 
+function TypeChip({ type }: { type: LogType }) {
+  return (
+    <span class={`rounded-full px-2 py-0.5 text-xs font-medium ${TYPE_STYLES[type]}`}>
+      {LOG_TYPE_LABELS[type]}
+    </span>
+  );
+}
+
 export function StatCards({ stats }: { stats: LogStats }) {
   return (
     <div class="mb-6 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5">
@@ -108,26 +116,29 @@ export function LogTable({ logs, onDelete, busyId }: {
       <table class="w-full text-left text-sm">
         <thead class="bg-slate-50 text-slate-600">
           <tr>
-            <th class="px-4 py-3">Date</th>
-            <th class="px-4 py-3">Service</th>
-            <th class="px-4 py-3">Type</th>
-            <th class="px-4 py-3">Message</th>
-            <th class="px-4 py-3 text-right">Actions</th>
+            <th class="px-3 py-3 sm:px-4">Date</th>
+            <th class="hidden px-4 py-3 sm:table-cell">Service</th>
+            <th class="hidden px-4 py-3 sm:table-cell">Type</th>
+            <th class="px-3 py-3 sm:px-4">Message</th>
+            <th class="px-2 py-3 text-right sm:px-4">Actions</th>
           </tr>
         </thead>
         <tbody>
           {logs.map((log) => (
             <tr key={log.id} class="border-t border-slate-100 align-top" data-log-id={log.id}>
-              <td class="whitespace-nowrap px-4 py-3 tabular-nums">
+              <td class="px-3 py-3 tabular-nums sm:whitespace-nowrap sm:px-4">
                 {dateTime.format(log.createdAt * 1000)}
-              </td>
-              <td class="px-4 py-3 font-mono text-xs">{log.service}</td>
-              <td class="px-4 py-3">
-                <span class={`rounded-full px-2 py-0.5 text-xs font-medium ${TYPE_STYLES[log.type]}`}>
-                  {LOG_TYPE_LABELS[log.type]}
+                {/* On a phone, service and type go under the date: three columns fit 390 px. */}
+                <span class="mt-1 flex flex-wrap items-center gap-1 sm:hidden">
+                  <span class="font-mono text-xs">{log.service}</span>
+                  <TypeChip type={log.type} />
                 </span>
               </td>
-              <td class="min-w-64 px-4 py-3">
+              <td class="hidden px-4 py-3 font-mono text-xs sm:table-cell">{log.service}</td>
+              <td class="hidden px-4 py-3 sm:table-cell">
+                <TypeChip type={log.type} />
+              </td>
+              <td class="px-3 py-3 sm:min-w-64 sm:px-4">
                 <span class="break-words">{log.message}</span>
                 {Object.keys(log.context).length > 0 && (
                   <details class="mt-1 text-xs text-slate-500">
@@ -136,7 +147,7 @@ export function LogTable({ logs, onDelete, busyId }: {
                   </details>
                 )}
               </td>
-              <td class="px-4 py-3 text-right">
+              <td class="px-2 py-3 text-right sm:px-4">
                 <button
                   type="button"
                   aria-label="Supprimer le log"

@@ -10,6 +10,9 @@ export async function cleanupLogs(deps: Deps, actor: Actor): Promise<{ deleted: 
   const admin = requireLogsAdmin(actor);
   const deleted = await transactionAs(deps.db, actor, (tx) => deleteOldLogs(tx, LOG_RETENTION_DAYS));
   // Written after the cleanup: the page then shows who cleaned and how much.
-  await deps.logger.info("logs", "Logs de plus de 30 jours supprimés", { deleted, adminId: admin.user.id });
+  await deps.logger.info("logs", "Nettoyage des logs de plus de 30 jours", {
+    deleted,
+    adminId: admin.user.id,
+  });
   return { deleted, message: LOG_MESSAGES.cleaned(deleted) };
 }
