@@ -16,8 +16,58 @@
 -- The older public.crm_outbox (one 'deal_accepted' row per acceptance) is replaced: its pending rows
 -- become sync jobs.
 
+create index logs_created_id_idx on public.logs (created_at desc, id desc);
 create index logs_service_created_idx on public.logs (service, created_at desc, id desc);
 create index logs_type_created_idx on public.logs (type, created_at desc, id desc);
+
+-- The page's counts (stat cards, the services list, a filter's total) without scanning the table: rows
+-- per service and type, kept by statement-level triggers (one upsert per service and type a statement
+-- touches). Today's count is a range of the created_at index.
+create table public.log_counts (
+  service text not null,
+  type text not null,
+  n bigint not null default 0 check (n >= 0),
+  primary key (service, type)
+);
+alter table public.log_counts enable row level security;
+create policy "Admins can read the log counts" on public.log_counts
+  for select to authenticated using ((select public.is_admin()));
+grant select on public.log_counts to authenticated;
+grant select on public.log_counts to service_role;
+
+create function public.count_logs() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  if tg_op = 'INSERT' then
+    insert into public.log_counts as c (service, type, n)
+    select r.service, r.type, count(*) from new_rows r group by r.service, r.type
+    on conflict (service, type) do update set n = c.n + excluded.n;
+  elsif tg_op = 'DELETE' then
+    update public.log_counts c set n = greatest(c.n - d.n, 0)
+    from (select r.service, r.type, count(*) as n from old_rows r group by r.service, r.type) d
+    where c.service = d.service and c.type = d.type;
+    delete from public.log_counts c where c.n = 0;
+  else
+    -- An update that moves a row to another service or type (nobody does; kept exact anyway).
+    update public.log_counts c set n = greatest(c.n - d.n, 0)
+    from (select r.service, r.type, count(*) as n from old_rows r group by r.service, r.type) d
+    where c.service = d.service and c.type = d.type;
+    insert into public.log_counts as c (service, type, n)
+    select r.service, r.type, count(*) from new_rows r group by r.service, r.type
+    on conflict (service, type) do update set n = c.n + excluded.n;
+    delete from public.log_counts c where c.n = 0;
+  end if;
+  return null;
+end $$;
+revoke execute on function public.count_logs() from public, anon, authenticated;
+create trigger logs_count_insert after insert on public.logs
+  referencing new table as new_rows for each statement execute function public.count_logs();
+create trigger logs_count_delete after delete on public.logs
+  referencing old table as old_rows for each statement execute function public.count_logs();
+create trigger logs_count_update after update on public.logs
+  referencing old table as old_rows new table as new_rows for each statement execute function public.count_logs();
+insert into public.log_counts (service, type, n)
+select service, type, count(*) from public.logs group by service, type;
 
 create function public.purge_old_logs() returns integer
 language sql volatile security definer set search_path = '' as $$

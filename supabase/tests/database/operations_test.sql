@@ -5,7 +5,7 @@
 -- change but never from a change marked as coming from HubSpot, and queue_crm_pull() (the webhook's,
 -- the system only). Users and identity switches come from supabase/tests/helpers.sql.
 begin;
-select plan(61);
+select plan(71);
 
 select tests.create_user('Admin', 'admin'), tests.create_user('Customer', 'customer_a'),
   tests.create_user('Customer', 'customer_b'), tests.create_user('Company', 'partner_a'),
@@ -36,6 +36,13 @@ select table_privs_are('public', 'crm_deal_sync', 'authenticated', array['SELECT
 select table_privs_are('public', 'crm_deal_sync', 'service_role', array['DELETE', 'INSERT', 'SELECT', 'UPDATE'],
   'service_role writes crm_deal_sync');
 select hasnt_table('public', 'crm_outbox', 'the former CRM outbox is gone');
+select policies_are('public', 'log_counts', array['Admins can read the log counts'], 'log_counts has exactly one policy');
+select table_privs_are('public', 'log_counts', 'authenticated', array['SELECT'],
+  'authenticated may only read log_counts (RLS keeps it to admins)');
+select table_privs_are('public', 'log_counts', 'anon', array[]::text[], 'anon: nothing on log_counts');
+select is_definer('public', 'count_logs', array[]::name[], 'count_logs is security definer');
+select function_privs_are('public', 'count_logs', array[]::name[], 'authenticated', array[]::text[],
+  'authenticated cannot call count_logs');
 select has_index('public', 'logs', 'logs_service_created_idx', 'logs indexed by service, newest first');
 select has_index('public', 'logs', 'logs_type_created_idx', 'logs indexed by type, newest first');
 select has_trigger('public', 'deals', 'deals_queue_crm_sync', 'deals queue their HubSpot sync');
@@ -89,6 +96,21 @@ select is(public.purge_old_logs(), 2, 'the nightly purge deletes the rows older 
 select tests.reset_role();
 select results_eq($$select message from public.logs order by created_at desc$$,
   array['récent', 'presque vieux'], 'rows of 30 days or less stay');
+select results_eq($$select service, type, n::integer from public.log_counts order by service$$,
+  $$values ('hubspot', 'error', 1), ('stripe', 'warning', 1)$$,
+  'the counts follow inserts and deletes (the purge''s and the admin''s)');
+insert into public.logs (service, type, message)
+select 'hubspot', (array['error', 'info'])[1 + g % 2], 'n' || g from generate_series(1, 5) g;
+select results_eq($$select type, n::integer from public.log_counts where service = 'hubspot' order by type$$,
+  $$values ('error', 3), ('info', 3)$$, 'a statement of five rows counts them per type');
+select tests.act_as('partner_a');
+select is_empty($$select 1 from public.log_counts$$, 'a partner reads no count');
+select tests.act_as('admin');
+select tests.changes($$delete from public.logs where service = 'hubspot'$$, 6, 'the admin deletes the six hubspot rows');
+delete from public.logs where service = 'hubspot';
+select is((select count(*)::integer from public.log_counts where service = 'hubspot'), 0,
+  'a service without rows leaves the counts');
+select tests.reset_role();
 
 -- ---------------------------------------------------------------------------------------------
 -- HubSpot sync state: admins read, nobody else.
