@@ -32,6 +32,7 @@ Deno.test("an admin's menu has the deals screen beside its other pages", () => {
     "Ateliers cocktails",
     "Emails envoyés",
     "Candidatures partenaires",
+    "Logs",
     "Mon profil",
   ]);
   assertEquals(menuFor("Admin").find((r) => r.label === "Devis")?.path, "/dashboard/admin/devis");
@@ -39,6 +40,9 @@ Deno.test("an admin's menu has the deals screen beside its other pages", () => {
     menuFor("Admin").find((r) => r.label === "Candidatures partenaires")?.path,
     "/dashboard/admin/candidatures",
   );
+  assertEquals(menuFor("Admin").find((r) => r.label === "Logs")?.path, "/dashboard/admin/logs");
+  assertEquals(menuFor("Customer").some((r) => r.path.startsWith("/dashboard/admin/logs")), false);
+  assertEquals(menuFor("Company").some((r) => r.path.startsWith("/dashboard/admin/logs")), false);
   assertEquals(menuFor("Customer").some((r) => r.path.startsWith("/dashboard/partenaire")), false);
   assertEquals(menuFor("Admin").some((r) => r.path.startsWith("/dashboard/partenaire")), false);
 });
