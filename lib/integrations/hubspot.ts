@@ -1,7 +1,7 @@
 // The one HubSpot adapter: the real @hubspot/api-client, pointed at HUBSPOT_API_URL (HubSpot itself, or
 // a local fake in tests), authenticated with the private app token HUBSPOT_TOKEN. It never sleeps and
-// never retries by itself: every failure becomes a HubSpotError saying what the caller (the CRM queue,
-// lib/crm/queue.ts) should do with it:
+// never retries by itself: every failure becomes a HubSpotError saying what the caller (the CRM sync,
+// lib/crm/sync.ts, through the outbox) should do with it:
 //   * "rate_limited": HubSpot answered 429, or this instance already sent 190 requests in the last 10 s
 //     (HubSpot's limit per portal): try again after `retryAfterSeconds` (Retry-After when given);
 //   * "permanent": the request itself is wrong (400, 404, 422…): trying again would change nothing;
