@@ -48,6 +48,12 @@ export const JOBS: ScheduledJob[] = [
     sql: "select public.purge_old_logs()",
   },
   {
+    name: "log-cron-failures",
+    schedule: "*/5 * * * *",
+    description: "Reporte dans les logs (service jobs) les exécutions pg_cron en échec",
+    sql: "select public.log_cron_failures()",
+  },
+  {
     name: "reconcile-payments",
     schedule: "*/10 * * * *",
     description: "Rattrape les paiements par carte réussis qu'aucun webhook ni retour client n'a enregistrés",

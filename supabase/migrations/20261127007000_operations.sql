@@ -77,6 +77,55 @@ $$;
 revoke execute on function public.purge_old_logs() from public, anon, authenticated;
 grant execute on function public.purge_old_logs() to service_role;
 
+-- Jobs run by pg_cron fail inside the database (cron.job_run_details), where no admin looks: every 5
+-- minutes the registry's 'log-cron-failures' copies the failed runs finished since the last pass into
+-- the logs (service 'jobs'). Without pg_cron (the app's scheduler runs the jobs and logs their
+-- failures itself) it does nothing. The runs already seen are remembered in public.ops_state.
+create table public.ops_state (
+  key text primary key check (key ~ '^[a-z0-9_]{1,64}$'),
+  value bigint not null default 0
+);
+alter table public.ops_state enable row level security;
+grant select, insert, update, delete on public.ops_state to service_role;
+
+create function public.log_cron_failures() returns integer
+language plpgsql volatile security definer set search_path = '' as $$
+declare
+  seen bigint;
+  upto bigint;
+  logged integer;
+begin
+  if to_regclass('cron.job_run_details') is null then
+    return 0;
+  end if;
+  insert into public.ops_state (key, value) values ('cron_runs_seen', 0) on conflict (key) do nothing;
+  select s.value into seen from public.ops_state s where s.key = 'cron_runs_seen' for update;
+  -- Up to the last run before one still going: a run that fails later is not skipped.
+  execute $q$
+    select coalesce(
+      (select min(d.runid) - 1 from cron.job_run_details d where d.runid > $1 and d.status in ('starting', 'running', 'sending', 'connecting')),
+      (select max(d.runid) from cron.job_run_details d where d.runid > $1),
+      $1)
+  $q$ into upto using seen;
+  execute $q$
+    with ins as (
+      insert into public.logs (service, type, message, context)
+      select 'jobs', 'error', 'Tâche pg_cron en échec : ' || coalesce(j.jobname, d.jobid::text),
+             jsonb_build_object('runid', d.runid, 'job', coalesce(j.jobname, d.jobid::text),
+                                'error', left(coalesce(d.return_message, ''), 1000), 'endedAt', d.end_time)
+      from cron.job_run_details d left join cron.job j on j.jobid = d.jobid
+      where d.runid > $1 and d.runid <= $2 and d.status = 'failed'
+      order by d.runid
+      returning 1
+    )
+    select count(*)::integer from ins
+  $q$ into logged using seen, upto;
+  update public.ops_state s set value = greatest(upto, seen) where s.key = 'cron_runs_seen';
+  return logged;
+end $$;
+revoke execute on function public.log_cron_failures() from public, anon, authenticated;
+grant execute on function public.log_cron_failures() to service_role;
+
 -- ---------------------------------------------------------------------------------------------------
 -- HubSpot sync state: the values (HubSpot property name → text) both sides last agreed on.
 create table public.crm_deal_sync (

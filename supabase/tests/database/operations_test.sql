@@ -5,7 +5,7 @@
 -- change but never from a change marked as coming from HubSpot, and queue_crm_pull() (the webhook's,
 -- the system only). Users and identity switches come from supabase/tests/helpers.sql.
 begin;
-select plan(71);
+select plan(81);
 
 select tests.create_user('Admin', 'admin'), tests.create_user('Customer', 'customer_a'),
   tests.create_user('Customer', 'customer_b'), tests.create_user('Company', 'partner_a'),
@@ -176,6 +176,38 @@ select results_eq(
   'one job per deal: ours by deal id, an unknown one by HubSpot id');
 select tests.act_as('admin');
 select tests.denied($$select public.queue_crm_pull('880001')$$, 'an admin cannot call the webhook''s function');
+
+-- ---------------------------------------------------------------------------------------------
+-- pg_cron's failed runs reach the logs (a stand-in cron schema when the extension is absent).
+-- ---------------------------------------------------------------------------------------------
+select * from pg_temp.privs('log_cron_failures', array[]::name[], array['EXECUTE'], array[]::text[]);
+select tests.act_as_service();
+select is(public.log_cron_failures(), 0, 'nothing to report without runs');
+select tests.reset_role();
+create schema if not exists cron;
+create table if not exists cron.job (jobid bigint primary key, jobname text);
+create table if not exists cron.job_run_details (runid bigint primary key, jobid bigint, status text,
+  return_message text, start_time timestamptz, end_time timestamptz);
+insert into cron.job (jobid, jobname) values (900, 'app:purge-old-logs'), (901, 'app:purge-outbox');
+insert into cron.job_run_details (runid, jobid, status, return_message, end_time) values
+  (9001, 900, 'succeeded', '1 row', now()), (9002, 901, 'failed', 'ERROR: boom', now()),
+  (9003, 900, 'running', null, null), (9004, 901, 'failed', 'ERROR: later', now());
+select tests.act_as_service();
+select is(public.log_cron_failures(), 1, 'the failed run before the one still going is logged');
+select is(public.log_cron_failures(), 0, 'once');
+select tests.reset_role();
+update cron.job_run_details set status = 'failed', return_message = 'ERROR: timeout', end_time = now() where runid = 9003;
+select tests.act_as_service();
+select is(public.log_cron_failures(), 2, 'then the two after it, once the run ended');
+select tests.reset_role();
+select results_eq(
+  $$select message, context ->> 'error' from public.logs where service = 'jobs' and context ? 'runid' order by (context ->> 'runid')::bigint$$,
+  $$values ('Tâche pg_cron en échec : app:purge-outbox', 'ERROR: boom'),
+           ('Tâche pg_cron en échec : app:purge-old-logs', 'ERROR: timeout'),
+           ('Tâche pg_cron en échec : app:purge-outbox', 'ERROR: later')$$,
+  'each failed run once, with its job and its error, service jobs');
+select tests.act_as('admin');
+select tests.denied($$select public.log_cron_failures()$$, 'an admin does not run it (the system does)');
 
 select * from finish();
 rollback;
