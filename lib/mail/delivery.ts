@@ -70,10 +70,17 @@ export function smtpQueue(config: Pick<Config, "smtpUrl" | "mailFrom">): Queue {
               backoffMinutes(email.attempts),
             ],
           );
+          // The logs page names the integration: every failed attempt (a warning), the give-up (an error).
           if (failed) {
-            await deps.logger.error("mail", "Email abandonné après plusieurs échecs", {
+            await deps.logger.error("smtp", "Email abandonné après plusieurs échecs", {
               emailId: email.id,
               error: String(error),
+            });
+          } else {
+            await deps.logger.warning("smtp", "Envoi d'email en échec, nouvel essai prévu", {
+              emailId: email.id,
+              attempt: email.attempts,
+              error: String(error).slice(0, 1000),
             });
           }
         }
