@@ -86,7 +86,9 @@ export function crmSyncHandler(hubspot: HubSpot): OutboxHandler<CrmSyncPayload> 
     // 30 s, 1, 2, 4 … minutes, at most an hour: eight attempts span about two hours of outage, and a
     // dead letter can be put back from the outbox page.
     backoff: { baseSeconds: 30, capSeconds: 3600 },
-    leaseSeconds: 120,
+    // The lease covers a batch of 10 jobs run one after the other, 2 calls each (10 s timeout, set in
+    // lib/jobs/queues.ts): another worker never takes a job while this one may still send it.
+    leaseSeconds: 300,
     async run(deps, job) {
       try {
         await runSync(deps, hubspot, job.payload);

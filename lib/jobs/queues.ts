@@ -20,7 +20,8 @@ export function outboxQueues(config: Config): Queue[] {
   // Without an SMTP server, emails stay in the outbox, where admins read them.
   if (config.smtpUrl) queues.push(smtpQueue(config));
   // Without a HubSpot token, the deals' 'crm-sync' jobs wait in the outbox (run once a token is set).
-  const hubspot = hubspotFromConfig(config);
+  // Calls time out after 10 s: a batch of 10 syncs of 2 calls each stays within the 300 s lease.
+  const hubspot = hubspotFromConfig(config, { timeoutMs: 10_000 });
   // The outbox: every job enqueued with lib/outbox/enqueue.ts, run by its queue's handler.
   queues.push(outboxQueue([...OUTBOX_HANDLERS, ...(hubspot ? [crmSyncHandler(hubspot)] : [])]));
   return queues;

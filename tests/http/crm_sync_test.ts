@@ -19,6 +19,7 @@ import { createHubSpot, type HubSpotOptions } from "../../lib/integrations/hubsp
 import { crmSyncHandler } from "../../lib/crm/sync.ts";
 import { outboxQueue } from "../../lib/outbox/worker.ts";
 import { createApp } from "../../routes/_app.tsx";
+import { handlerFromEnvironment } from "../../supabase/functions/hubspot-webhook/index.ts";
 
 const ADMIN = "admin@example.fr";
 const SECRET = "hubspot-client-secret-0f9e8d7c";
@@ -475,3 +476,51 @@ httpTest(
     }
   },
 );
+
+Deno.test({
+  name: "HubSpot in: the Edge Function (handlerFromEnvironment) queues through the service role",
+  // It connects on its own (postgres.js): PostgreSQL only.
+  ignore: !Deno.env.get("TEST_DATABASE_URL"),
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const { db } = await testEnv();
+    await isolate(db);
+    const functionUrl = "https://project.supabase.co/functions/v1/hubspot-webhook";
+    const environment: Record<string, string> = {
+      DATABASE_URL: Deno.env.get("TEST_DATABASE_URL")!,
+      HUBSPOT_CLIENT_SECRET: SECRET,
+      HUBSPOT_WEBHOOK_URL: functionUrl,
+    };
+    const edge = handlerFromEnvironment((name) => environment[name]);
+    try {
+      const body = JSON.stringify([event("deal.creation", "5600000001")]);
+      const timestamp = String(Date.now());
+      const request = (signature: string) =>
+        new Request("http://127.0.0.1:54321/functions/v1/hubspot-webhook", {
+          method: "POST",
+          body,
+          headers: { "x-hubspot-signature-v3": signature, "x-hubspot-request-timestamp": timestamp },
+        });
+      // HubSpot signs the address it was given (HUBSPOT_WEBHOOK_URL), not the runtime's internal one.
+      const wrong = sign(
+        SECRET,
+        "POST",
+        "http://127.0.0.1:54321/functions/v1/hubspot-webhook",
+        body,
+        timestamp,
+      );
+      assertEquals((await edge.handler(request(wrong))).status, 401);
+      const response = await edge.handler(request(sign(SECRET, "POST", functionUrl, body, timestamp)));
+      assertEquals(response.status, 200, await response.clone().text());
+      const pending = await systemQuery(
+        db,
+        "select payload from outbox.jobs where key = 'hubspot-5600000001' and state = 'pending'",
+      );
+      assertEquals(pending.map((r) => r.payload), [{ hubspotId: "5600000001" }]);
+      await systemQuery(db, "delete from outbox.jobs where key = 'hubspot-5600000001'");
+    } finally {
+      await edge.close();
+    }
+  },
+});
