@@ -1,6 +1,6 @@
 // The HubSpot adapter's pure parts: Retry-After, the 190 / 10 s sliding window, how HubSpot's answers
 // are classified, and that no adapter exists without a token. (Its calls through the real client
-// against a local fake: tests/http/crm_sync_test.ts.)
+// against a local fake: tests/http/operations_test.ts.)
 import { assertEquals } from "../../tests/support/assert.ts";
 import { hubspotFromConfig, retryAfterSeconds, slidingWindow, toHubSpotError } from "./hubspot.ts";
 
