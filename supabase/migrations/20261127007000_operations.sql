@@ -5,7 +5,7 @@
 -- and purge_old_logs(), which deletes rows older than 30 days — run nightly by the job registry as the
 -- system; an admin's 'Nettoyer les anciens' deletes the same rows under the admin's own claims (RLS).
 --
--- HubSpot: every change of a deal's synchronised fields (name, status, amount, properties, partner)
+-- HubSpot: every change of a deal's synchronised fields (name, status, amount, properties, HubSpot id)
 -- queues one job 'crm-sync' keyed by the deal in the outbox, in the transaction that made the change:
 -- a trigger, so that no path (a use case, a payment recorded by an SQL function, an admin's PATCH)
 -- is forgotten. While a job of the deal is pending, further changes coalesce into it; the worker then
@@ -149,7 +149,7 @@ begin
   end if;
   if tg_op = 'UPDATE' and new.name is not distinct from old.name and new.status is not distinct from old.status
      and new.total_ht is not distinct from old.total_ht and new.properties is not distinct from old.properties
-     and new.company_id is not distinct from old.company_id and new.hubspot_id is not distinct from old.hubspot_id then
+     and new.hubspot_id is not distinct from old.hubspot_id then
     return null;
   end if;
   perform outbox.enqueue('crm-sync', jsonb_build_object('dealId', new.id), 'deal-' || new.id);
