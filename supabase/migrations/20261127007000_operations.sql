@@ -152,6 +152,11 @@ begin
      and new.hubspot_id is not distinct from old.hubspot_id then
     return null;
   end if;
+  -- Linked to another HubSpot deal (an admin's edit): what was agreed with the former one no longer
+  -- holds; the next sync starts afresh (ours is sent, HubSpot's fills only what ours lacks).
+  if tg_op = 'UPDATE' and new.hubspot_id is distinct from old.hubspot_id then
+    delete from public.crm_deal_sync where deal_id = new.id;
+  end if;
   perform outbox.enqueue('crm-sync', jsonb_build_object('dealId', new.id), 'deal-' || new.id);
   return null;
 end $$;

@@ -5,7 +5,7 @@
 -- change but never from a change marked as coming from HubSpot, and queue_crm_pull() (the webhook's,
 -- the system only). Users and identity switches come from supabase/tests/helpers.sql.
 begin;
-select plan(81);
+select plan(84);
 
 select tests.create_user('Admin', 'admin'), tests.create_user('Customer', 'customer_a'),
   tests.create_user('Customer', 'customer_b'), tests.create_user('Company', 'partner_a'),
@@ -154,6 +154,16 @@ update public.deals set name = 'Depuis HubSpot', properties = properties || '{"v
 select set_config('app.crm_origin', '', true);
 select tests.reset_role();
 select is(pg_temp.syncs(7001), 0, 'a change coming from HubSpot queues nothing (no echo)');
+
+select is((select count(*)::integer from public.crm_deal_sync where deal_id = 7001), 1,
+  'a change from HubSpot keeps the sync state');
+select tests.act_as('admin');
+update public.deals set hubspot_id = '880002' where id = 7001;
+select tests.reset_role();
+select is(pg_temp.syncs(7001), 1, 'linking the deal to another HubSpot deal queues its sync');
+select is((select count(*)::integer from public.crm_deal_sync where deal_id = 7001), 0,
+  'and forgets what was agreed with the former one');
+update public.deals set hubspot_id = '880001' where id = 7001;
 
 select tests.act_as_service();
 insert into public.deals (id, name) values (7003, 'Nouveau');
