@@ -1,6 +1,9 @@
 // Every setting comes from the environment, read once at start-up.
 // `.env.example` documents each variable.
 
+import { stageTable } from "./crm/mapping.ts";
+import type { DealStatus } from "./deals/rules.ts";
+
 export type AppEnv = "development" | "test" | "production";
 
 export interface Config {
@@ -51,12 +54,18 @@ export interface Config {
   supabaseServiceRoleKey: string;
   /** Public bucket of the deal photos in Supabase Storage. */
   supabaseStorageBucket: string;
-  /** HubSpot private app access token; when empty, CRM events stay in the outbox (crm_outbox). */
+  /** HubSpot private app access token; when empty, the CRM sync is off (its jobs wait in the outbox). */
   hubspotToken: string;
   /** Base URL of the HubSpot API (another host for a local fake in tests), without trailing slash. */
   hubspotApiUrl: string;
   /** Deal stage id a HubSpot deal moves to when its quote is accepted. */
   hubspotDealStageAccepted: string;
+  /** Our deal statuses → HubSpot deal stages (HUBSPOT_DEAL_STAGES overrides the defaults of
+   * lib/crm/mapping.ts), and the pipeline of the deals the sync creates. */
+  hubspotDealStages: Record<DealStatus, string>;
+  hubspotPipeline: string;
+  /** Client secret of the HubSpot app: verifies the v3 signatures of /api/webhooks/hubspot. */
+  hubspotClientSecret: string;
   /** Stripe: with a secret key, card payments go through Stripe; without one (and outside
    * production) through the simulated provider, labelled 'Mode démo'. */
   stripeSecretKey: string;
@@ -154,6 +163,12 @@ export function loadConfig(env: (name: string) => string | undefined = readEnv):
     hubspotToken: env("HUBSPOT_TOKEN") ?? "",
     hubspotApiUrl: baseUrl("HUBSPOT_API_URL", env("HUBSPOT_API_URL") ?? "https://api.hubapi.com"),
     hubspotDealStageAccepted: env("HUBSPOT_DEAL_STAGE_ACCEPTED") ?? "closedwon",
+    hubspotDealStages: stageTable(
+      env("HUBSPOT_DEAL_STAGES") ?? "",
+      env("HUBSPOT_DEAL_STAGE_ACCEPTED") ?? "closedwon",
+    ),
+    hubspotPipeline: env("HUBSPOT_PIPELINE") ?? "default",
+    hubspotClientSecret: env("HUBSPOT_CLIENT_SECRET") ?? "",
     stripeSecretKey: env("STRIPE_SECRET_KEY") ?? "",
     stripePublishableKey: env("STRIPE_PUBLISHABLE_KEY") ?? "",
     stripeWebhookSecret: env("STRIPE_WEBHOOK_SECRET") ?? "",

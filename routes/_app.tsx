@@ -53,6 +53,9 @@ import { dealEmailApiRoutes } from "./deal_emails_api.ts";
 import { cronApiRoutes } from "./cron_api.ts";
 import { adminCronRoutes } from "./admin_cron.tsx";
 
+import { logsApiRoutes } from "./logs_api.ts";
+import { adminLogsRoutes } from "./admin_logs.tsx";
+
 export const UNEXPECTED_ERROR = "Une erreur inattendue s'est produite, veuillez réessayer";
 
 /** PostgreSQL refusals that are the client's fault (bad value, RLS/privilege), never a crash. */
@@ -146,6 +149,9 @@ export async function createApp(deps: Deps): Promise<Hono<AppEnv>> {
   app.route("/api/deal", dealEmailApiRoutes);
   app.route("/api/cron", cronApiRoutes);
   app.route("/dashboard/admin/cron", adminCronRoutes);
+
+  app.route("/api/logs", logsApiRoutes);
+  app.route("/dashboard/admin/logs", adminLogsRoutes);
 
   const respond = (c: Ctx, error: AppError, status = error.status) => {
     if (wantsJson(c)) {

@@ -3,6 +3,8 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../lib/http/context.ts";
 import { stripeWebhook } from "../lib/payments/webhook.ts";
+import { hubspotWebhook } from "../lib/crm/webhook.ts";
 
 export const stripeWebhookRoutes = new Hono<AppEnv>()
-  .post("/stripe", (c) => stripeWebhook(c.var.deps)(c.req.raw));
+  .post("/stripe", (c) => stripeWebhook(c.var.deps)(c.req.raw))
+  .post("/hubspot", (c) => hubspotWebhook(c.var.deps)(c.req.raw));

@@ -38,6 +38,8 @@ const PATHS: Record<AnyIconName, string> = {
   grid: "M3 5h18v14H3zM3 10h18M3 15h18M9 5v14M15 5v14",
   // A cocktail glass with a straw.
   cocktail: "M4 4h16l-8 9zM12 13v7M8 20h8M16 4l3-2",
+  // A list of lines with bullets: the logs.
+  logs: "M9 6h11M9 12h11M9 18h11M4 6h.01M4 12h.01M4 18h.01",
   eye: "M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12zm10 3a3 3 0 1 0 0-6 3 3 0 0 0 0 6z",
   pencil: "M4 20h4L19 9l-4-4L4 16zM13.5 6.5l4 4",
   dots: "M12 5h.01M12 12h.01M12 19h.01",

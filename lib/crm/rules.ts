@@ -1,11 +1,17 @@
-// When accepting a quote really updates the CRM phase: a worker delivers the crm_outbox row only when
-// a HubSpot token is configured (lib/jobs/queues.ts), and a row whose deal has no HubSpot id is skipped.
-// The admin's message claims the HubSpot update only when both hold (spec 001 §4).
+// When the CRM sync runs: every change of a deal is queued (lib/crm/sync.ts), but sent only when a
+// HubSpot token is configured. The admin's 'Marquer devis accepté' message names HubSpot only then
+// (spec 001 §8: 'La phase HubSpot a été mise à jour').
 import type { Config } from "../config.ts";
 
-export function crmUpdateQueued(
-  config: Pick<Config, "hubspotToken">,
-  hubspotId: string | null | undefined,
-): boolean {
-  return config.hubspotToken !== "" && (hubspotId ?? "").trim() !== "";
+export function crmSyncEnabled(config: Pick<Config, "hubspotToken">): boolean {
+  return config.hubspotToken !== "";
 }
+
+export const CRM_MESSAGES = {
+  syncOff:
+    "Synchronisation HubSpot désactivée : aucun jeton HUBSPOT_TOKEN n'est configuré. Les modifications des devis attendent dans la file de travail.",
+  syncOn: "Synchronisation HubSpot active : chaque modification d'un devis est envoyée à HubSpot.",
+  webhookOff: "HubSpot n'est pas configuré",
+  badSignature: "Signature HubSpot invalide",
+  badBody: "Corps de requête HubSpot invalide",
+} as const;

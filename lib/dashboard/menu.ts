@@ -12,7 +12,8 @@ export type IconName =
   | "menu"
   | "quote"
   | "grid"
-  | "cocktail";
+  | "cocktail"
+  | "logs";
 
 export interface DashboardRoute {
   path: string;
@@ -124,6 +125,8 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     roles: ["Admin"],
     visible: true,
   },
+  // 'Gestion des Logs' (routes/admin_logs.tsx).
+  { path: "/dashboard/admin/logs", label: "Logs", icon: "logs", roles: ["Admin"], visible: true },
   {
     path: "/dashboard/profil",
     label: "Mon profil",

@@ -34,6 +34,7 @@ Deno.test("an admin's menu has the deals screen beside its other pages", () => {
     "Emails envoyés",
     "Emails programmés",
     "Candidatures partenaires",
+    "Logs",
     "Mon profil",
   ]);
   assertEquals(menuFor("Admin").find((r) => r.label === "Devis")?.path, "/dashboard/admin/devis");
@@ -41,6 +42,9 @@ Deno.test("an admin's menu has the deals screen beside its other pages", () => {
     menuFor("Admin").find((r) => r.label === "Candidatures partenaires")?.path,
     "/dashboard/admin/candidatures",
   );
+  assertEquals(menuFor("Admin").find((r) => r.label === "Logs")?.path, "/dashboard/admin/logs");
+  assertEquals(menuFor("Customer").some((r) => r.path.startsWith("/dashboard/admin/logs")), false);
+  assertEquals(menuFor("Company").some((r) => r.path.startsWith("/dashboard/admin/logs")), false);
   assertEquals(menuFor("Customer").some((r) => r.path.startsWith("/dashboard/partenaire")), false);
   assertEquals(menuFor("Admin").some((r) => r.path.startsWith("/dashboard/partenaire")), false);
 });

@@ -267,17 +267,6 @@ export async function queueNotification(tx: Tx, dealId: number, kind: Notificati
   await tx`insert into public.deal_notifications (deal_id, kind) values (${dealId}, ${kind})`;
 }
 
-/** Queues the CRM update of an accepted deal (delivered by lib/crm/queue.ts). */
-export async function queueCrmUpdate(
-  tx: Tx,
-  dealId: number,
-  event: string,
-  payload: Record<string, unknown>,
-): Promise<void> {
-  await tx`insert into public.crm_outbox (deal_id, event, payload)
-           values (${dealId}, ${event}, ${JSON.stringify(payload)}::jsonb)`;
-}
-
 /** Names the action for the status history the trigger writes in this transaction. */
 export async function nameAction(tx: Tx, action: string): Promise<void> {
   await tx`select set_config('app.deal_action', ${action}, true)`;

@@ -1,7 +1,7 @@
 // The one HubSpot adapter: the real @hubspot/api-client, pointed at HUBSPOT_API_URL (HubSpot itself, or
 // a local fake in tests), authenticated with the private app token HUBSPOT_TOKEN. It never sleeps and
-// never retries by itself: every failure becomes a HubSpotError saying what the caller (the CRM queue,
-// lib/crm/queue.ts) should do with it:
+// never retries by itself: every failure becomes a HubSpotError saying what the caller (the CRM sync,
+// lib/crm/sync.ts, through the outbox) should do with it:
 //   * "rate_limited": HubSpot answered 429, or this instance already sent 190 requests in the last 10 s
 //     (HubSpot's limit per portal): try again after `retryAfterSeconds` (Retry-After when given);
 //   * "permanent": the request itself is wrong (400, 404, 422…): trying again would change nothing;
@@ -10,7 +10,7 @@
 import { Client } from "@hubspot/api-client";
 import type { Config } from "../config.ts";
 
-export type HubSpotConfig = Pick<Config, "hubspotToken" | "hubspotApiUrl" | "hubspotDealStageAccepted">;
+export type HubSpotConfig = Pick<Config, "hubspotToken" | "hubspotApiUrl">;
 
 export type HubSpotErrorKind = "rate_limited" | "permanent" | "transient";
 
@@ -28,10 +28,19 @@ export class HubSpotError extends Error {
   }
 }
 
+/** A HubSpot deal as the sync reads it: its id and the properties asked for (null when never set). */
+export interface HubSpotDeal {
+  id: string;
+  properties: Record<string, string | null>;
+}
+
 export interface HubSpot {
-  /** Moves the HubSpot deal `hubspotId` to the stage of an accepted quote (HUBSPOT_DEAL_STAGE_ACCEPTED).
-   * Setting a stage is idempotent: sending it twice does no harm. Throws a HubSpotError. */
-  markDealAccepted(hubspotId: string): Promise<void>;
+  /** The deal `id` with `properties`, or null when HubSpot has no such deal (404). */
+  getDeal(id: string, properties: readonly string[]): Promise<HubSpotDeal | null>;
+  /** Creates a deal; returns its HubSpot id. */
+  createDeal(properties: Record<string, string>): Promise<string>;
+  /** Sets properties of the deal `id` (idempotent: the same values twice do no harm). */
+  updateDeal(id: string, properties: Record<string, string>): Promise<void>;
 }
 
 export interface HubSpotOptions {
@@ -96,13 +105,29 @@ export function createHubSpot(config: HubSpotConfig, options: HubSpotOptions = {
   };
 
   return {
-    async markDealAccepted(hubspotId) {
+    async getDeal(id, properties) {
+      try {
+        const deal = await call(
+          "lecture de la transaction",
+          () => client.crm.deals.basicApi.getById(id, [...properties]),
+        );
+        return { id: deal.id, properties: { ...deal.properties } };
+      } catch (error) {
+        if (error instanceof HubSpotError && error.status === 404) return null;
+        throw error;
+      }
+    },
+    async createDeal(properties) {
+      const deal = await call(
+        "création de la transaction",
+        () => client.crm.deals.basicApi.create({ properties, associations: [] }),
+      );
+      return deal.id;
+    },
+    async updateDeal(id, properties) {
       await call(
-        "mise à jour de la phase de la transaction",
-        () =>
-          client.crm.deals.basicApi.update(hubspotId, {
-            properties: { dealstage: config.hubspotDealStageAccepted },
-          }),
+        "mise à jour de la transaction",
+        () => client.crm.deals.basicApi.update(id, { properties }),
       );
     },
   };

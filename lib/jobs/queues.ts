@@ -3,8 +3,8 @@ import type { Config } from "../config.ts";
 import type { Queue } from "./worker.ts";
 import { smtpQueue } from "../mail/delivery.ts";
 import { dealNotificationsQueue } from "../deals/notifications.ts";
-import { crmQueue } from "../crm/queue.ts";
 import { scheduledEmailsQueue } from "../mail/scheduled_queue.ts";
+import { crmSyncHandler } from "../crm/sync.ts";
 import { hubspotFromConfig } from "../integrations/hubspot.ts";
 import { billingQueue } from "../billing/queue.ts";
 import { cancelIntentHandler, refundsQueue, simulatedSettlementQueue } from "../payments/queues.ts";
@@ -29,10 +29,10 @@ export function outboxQueues(config: Config): Queue[] {
   queues.push(scheduledEmailsQueue);
   // Without an SMTP server, emails stay in the outbox, where admins read them.
   if (config.smtpUrl) queues.push(smtpQueue(config));
-  // Without a HubSpot token, CRM events stay pending in crm_outbox (delivered once a token is set).
-  const hubspot = hubspotFromConfig(config);
-  if (hubspot) queues.push(crmQueue(hubspot));
+  // Without a HubSpot token, the deals' 'crm-sync' jobs wait in the outbox (run once a token is set).
+  // Calls time out after 10 s: a batch of 10 syncs of 2 calls each stays within the 300 s lease.
+  const hubspot = hubspotFromConfig(config, { timeoutMs: 10_000 });
   // The outbox: every job enqueued with lib/outbox/enqueue.ts, run by its queue's handler.
-  queues.push(outboxQueue(OUTBOX_HANDLERS));
+  queues.push(outboxQueue([...OUTBOX_HANDLERS, ...(hubspot ? [crmSyncHandler(hubspot)] : [])]));
   return queues;
 }

@@ -75,6 +75,18 @@ export const JOBS: ScheduledJob[] = [
     sql: "select public.purge_scheduled_emails()",
   },
   {
+    name: "purge-old-logs",
+    schedule: "30 3 * * *",
+    description: "Supprime les logs de plus de 30 jours (comme 'Nettoyer les anciens')",
+    sql: "select public.purge_old_logs()",
+  },
+  {
+    name: "log-cron-failures",
+    schedule: "*/5 * * * *",
+    description: "Reporte dans les logs (service jobs) les exécutions pg_cron en échec",
+    sql: "select public.log_cron_failures()",
+  },
+  {
     name: "reconcile-payments",
     schedule: "*/10 * * * *",
     description: "Rattrape les paiements par carte réussis qu'aucun webhook ni retour client n'a enregistrés",

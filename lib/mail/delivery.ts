@@ -102,11 +102,23 @@ export function smtpQueue(config: Pick<Config, "smtpUrl" | "mailFrom">): Queue {
               email.token,
             ],
           );
+          // The logs page names the integration: every failed attempt (a warning), the give-up (an error);
+          // only the worker that still held the claim reports it.
           if (failed && settled) {
-            await deps.logger.error("smtp", "Email abandonné : le serveur SMTP l'a refusé", {
+            await deps.logger.error(
+              "smtp",
+              "Email abandonné : le serveur SMTP l'a refusé ou reste injoignable",
+              {
+                emailId: email.id,
+                attempts: email.attempts,
+                error: String(error),
+              },
+            );
+          } else if (settled) {
+            await deps.logger.warning("smtp", "Envoi d'email en échec, nouvel essai prévu", {
               emailId: email.id,
-              attempts: email.attempts,
-              error: String(error),
+              attempt: email.attempts,
+              error: String(error).slice(0, 1000),
             });
           }
         }

@@ -291,6 +291,13 @@ dbTest(
       );
       assertEquals(logs.length, 1, "logged once, when abandoned");
       assertEquals(logs[0].service, "smtp");
+      const [{ warnings }] = await sql<{ warnings: number }>(
+        deps.db,
+        `select count(*)::integer as warnings from public.logs
+         where service = 'smtp' and type = 'warning' and context ->> 'emailId' = $1`,
+        [id],
+      );
+      assertEquals(warnings, MAX_ATTEMPTS - 1, "each failed attempt before is a warning");
       assert(logs[0].context.error.includes("552"));
 
       // A failed email is never tried again.

@@ -59,7 +59,15 @@ export async function createPaymentIntent(deps: Deps, actor: Actor, body: unknow
   );
   const parameters = intentParameters(deal.id, plan.kind, plan.amount, customer.user.id, generation);
   // The provider is called outside any transaction; the intent is recorded right after.
-  const intent = await provider.createIntent(parameters);
+  const intent = await provider.createIntent(parameters).catch(async (error) => {
+    // The logs page names the provider (service 'stripe'); the customer sees the usual error.
+    await deps.logger.error(provider.name, "Création du paiement impossible chez le prestataire", {
+      dealId: deal.id,
+      kind: plan.kind,
+      error: String(error).slice(0, 1000),
+    });
+    throw error;
+  });
   const replanned = await transactionAs(deps.db, PAYMENTS, async (tx) => {
     const locked = await lockDealForIntent(tx, deal.id);
     await saveIntent(tx, {

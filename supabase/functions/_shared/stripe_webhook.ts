@@ -73,6 +73,14 @@ export function createStripeWebhookHandler(deps: WebhookDeps): (request: Request
     } catch (error) {
       // Stripe retries on any non-2xx answer: nothing is lost, and recording is idempotent.
       console.error("stripe webhook", event.type, error);
+      // The admins' logs page (service 'stripe'); the database itself may be what failed.
+      await deps.query(
+        "insert into public.logs (service, type, message, context) values ('stripe', 'error', $1, $2::text::jsonb)",
+        [
+          "Webhook Stripe non traité (Stripe réessaiera)",
+          JSON.stringify({ eventId: event.id, type: event.type, error: String(error).slice(0, 1000) }),
+        ],
+      ).catch(() => {});
       return json(500, { error: "Traitement impossible, Stripe réessaiera" });
     }
   };

@@ -1,7 +1,7 @@
 -- Deals (supabase/migrations/20261123000000_deals.sql): who reads which deal, its contact and its
 -- history; what partner_deal_contact() masks; what the guard trigger lets a partner and a customer
--- change; what record_deal_status() writes; deal_company(); who queues deal notifications and CRM
--- events; company_settings ownership; global settings written by admins only; deal photos by the
+-- change; what record_deal_status() writes; deal_company(); who queues deal notifications (CRM
+-- syncs: operations_test.sql); company_settings ownership; global settings written by admins only; deal photos by the
 -- deal's partner and admins. Each side from anon, customer A/B, partner A/B, admin, an admin
 -- impersonating a partner or a customer, and the service role. Users and identity switches come from
 -- supabase/tests/helpers.sql.
@@ -10,7 +10,7 @@
 -- statement back (a subtransaction): a refusal the database forgets to make fails its own test without
 -- changing the state the next tests read.
 begin;
-select plan(316);
+select plan(296);
 
 select tests.create_user('Admin', 'admin'), tests.create_user('Customer', 'customer_a'),
   tests.create_user('Customer', 'customer_b'), tests.create_user('Company', 'partner_a'),
@@ -47,10 +47,10 @@ insert into public.settings (key, value, type) values ('deviseur_description', '
 -- ---------------------------------------------------------------------------------------------
 -- Structure: RLS on, exactly these policies and table privileges.
 -- ---------------------------------------------------------------------------------------------
-select ok(bool_and(relrowsecurity), 'RLS is enabled on the eight tables of deals') from pg_class
+select ok(bool_and(relrowsecurity), 'RLS is enabled on the seven tables of deals') from pg_class
 where oid in ('public.deals'::regclass, 'public.deal_contacts'::regclass, 'public.deal_status_changes'::regclass,
   'public.deal_photos'::regclass, 'public.settings'::regclass, 'public.company_settings'::regclass,
-  'public.deal_notifications'::regclass, 'public.crm_outbox'::regclass);
+  'public.deal_notifications'::regclass);
 select policies_are('public', 'deals', array[
   'Admins can read every deal', 'Partners can read the deals of their company', 'Customers can read their own deals',
   'Admins can change every deal', 'Partners can change the deals of their company',
@@ -76,8 +76,6 @@ select policies_are('public', 'company_settings', array[
 ], 'public.company_settings has exactly the expected policies');
 select policies_are('public', 'deal_notifications', array['Admins and the deal''s partner can queue its notifications'],
   'public.deal_notifications has exactly the expected policies');
-select policies_are('public', 'crm_outbox', array['Admins can queue CRM events'],
-  'public.crm_outbox has exactly the expected policies');
 
 create function pg_temp.privileges_are_exact() returns setof text language plpgsql as $fn$
 declare
@@ -90,8 +88,7 @@ begin
       ('deal_photos', array[]::text[], array['DELETE', 'INSERT', 'SELECT', 'UPDATE']),
       ('settings', array[]::text[], array['INSERT', 'SELECT', 'UPDATE']),
       ('company_settings', array[]::text[], array['INSERT', 'SELECT', 'UPDATE']),
-      ('deal_notifications', array[]::text[], array[]::text[]),
-      ('crm_outbox', array[]::text[], array[]::text[])) t (name, anon, auth) loop
+      ('deal_notifications', array[]::text[], array[]::text[])) t (name, anon, auth) loop
     return next table_privs_are('public', r.name, 'anon', r.anon, format('anon privileges on %s', r.name));
     return next table_privs_are('public', r.name, 'authenticated', r.auth,
       format('authenticated privileges on %s', r.name));
@@ -106,11 +103,6 @@ select column_privs_are('public', 'deal_notifications', c, 'authenticated',
   format('authenticated privileges on deal_notifications.%s', c))
 from unnest(array['id', 'created_at', 'deal_id', 'kind', 'status', 'attempts', 'next_attempt_at', 'processed_at',
   'last_error']) c;
-select column_privs_are('public', 'crm_outbox', c, 'authenticated',
-  case when c in ('deal_id', 'event', 'payload') then array['INSERT'] else array[]::text[] end,
-  format('authenticated privileges on crm_outbox.%s', c))
-from unnest(array['id', 'created_at', 'deal_id', 'event', 'payload', 'status', 'attempts', 'next_attempt_at',
-  'sent_at', 'last_error']) c;
 
 -- ---------------------------------------------------------------------------------------------
 -- Who reads which deal, contact and history.
@@ -497,27 +489,15 @@ select * from tests.denied($$insert into public.deal_notifications (deal_id, kin
   'partner A cannot set the attempts');
 select throws_ok($$select id from public.deal_notifications$$, '42501', 'permission denied for table deal_notifications',
   'partner A reads no notification (their recipients are the customer''s)');
-select * from tests.denied($$insert into public.crm_outbox (deal_id, event) values (102, 'deal_accepted')$$,
-  'partner A queues no CRM event');
 select tests.act_as('partner_b');
 select * from tests.denied(pg_temp.notify(102), 'partner B queues none about partner A''s deal');
 select tests.act_as('customer_a');
 select * from tests.denied(pg_temp.notify(102), 'customer A queues no notification');
-select * from tests.denied($$insert into public.crm_outbox (deal_id, event) values (102, 'deal_accepted')$$,
-  'customer A queues no CRM event');
 select tests.act_as_impersonating('admin', 'customer_a');
-select * from tests.denied($$insert into public.crm_outbox (deal_id, event) values (102, 'deal_accepted')$$,
-  'an admin impersonating customer A queues no CRM event');
 select tests.act_as('admin');
 select * from tests.changes(pg_temp.notify(101), 1, 'the admin queues a notification about any deal');
-select * from tests.changes($$insert into public.crm_outbox (deal_id, event, payload) values (102, 'deal_accepted', '{}')$$,
-  1, 'the admin queues a CRM event');
-select throws_ok($$select id from public.crm_outbox$$, '42501', 'permission denied for table crm_outbox',
-  'the admin reads no CRM event (the worker does)');
 select tests.act_as_anon();
 select * from tests.denied(pg_temp.notify(102), 'anon queues no notification');
-select * from tests.denied($$insert into public.crm_outbox (deal_id, event) values (102, 'deal_accepted')$$,
-  'anon queues no CRM event');
 select tests.act_as_service();
 -- (The emails migration's triggers queue status and payment emails for the set-up's deals: only the
 -- kinds users queue count here.)
