@@ -3,14 +3,7 @@
 // deal_lock_test.ts), and editable again once unlocked. A deal of its own, made through the API (never
 // a demo deal).
 import { expect, request, test } from "@playwright/test";
-import {
-  DEMO,
-  DEMO_PASSWORD,
-  loginThroughForm,
-  quoteRequestData,
-  uniqueId,
-  uniquePhone,
-} from "./support/helpers.ts";
+import { DEMO, DEMO_PASSWORD, loginThroughForm, quoteRequestData, uniqueId } from "./support/helpers.ts";
 
 async function api(baseURL: string, email?: string) {
   const context = await request.newContext({ baseURL });
