@@ -46,6 +46,7 @@ import { sessionRoutes } from "./sessions.tsx";
 import { cartRoutes } from "./cart.tsx";
 import { adminSessionApiRoutes, adminSessionPageRoutes } from "./admin_sessions.tsx";
 import { customerRegistrationApiRoutes, customerSessionPageRoutes } from "./customer_sessions.tsx";
+import { chatApiRoutes } from "./chat_api.ts";
 
 export const UNEXPECTED_ERROR = "Une erreur inattendue s'est produite, veuillez réessayer";
 
@@ -134,6 +135,7 @@ export async function createApp(deps: Deps): Promise<Hono<AppEnv>> {
   app.route("/dashboard/admin/ateliers", adminSessionPageRoutes);
   app.route("/api/customer", customerRegistrationApiRoutes);
   app.route("/dashboard/client/sessions", customerSessionPageRoutes);
+  app.route("/api/chat", chatApiRoutes);
 
   const respond = (c: Ctx, error: AppError, status = error.status) => {
     if (wantsJson(c)) {
