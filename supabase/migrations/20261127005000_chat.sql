@@ -85,8 +85,8 @@ grant select, insert, update, delete on public.chat_messages, public.chat_reads 
 create or replace function public.chat_message_author() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
-  new.created_at := now();
   if new.type = 'message' then
+    new.created_at := now();
     select u.type, case when u.type = 'Company' and coalesce(u.name, '') <> '' then u.name
                         else btrim(u.firstname || ' ' || u.lastname) end
       into new.author_type, new.author_name
@@ -141,19 +141,21 @@ $$;
 
 -- The author shown is who caused it when known (the request's user, or the user a system function
 -- acts for), none otherwise (a card payment reported by the provider).
-create or replace function public.add_chat_notification(p_deal_id bigint, p_text text, p_actor uuid default null)
-returns void
+create or replace function public.add_chat_notification(
+  p_deal_id bigint, p_text text, p_actor uuid default null, p_at timestamptz default now()
+) returns void
 language plpgsql security definer set search_path = '' as $$
 declare
   actor uuid := coalesce(p_actor, (select auth.uid()), nullif(current_setting('app.deal_actor', true), '')::uuid);
 begin
-  insert into public.chat_messages (deal_id, type, text, author_id, author_type, author_name)
+  insert into public.chat_messages (deal_id, type, text, author_id, author_type, author_name, created_at)
   select p_deal_id, 'notification', left(p_text, 2000), u.id, u.type,
          case when u.id is null then '' when u.type = 'Company' and coalesce(u.name, '') <> '' then u.name
-              else btrim(u.firstname || ' ' || u.lastname) end
+              else btrim(u.firstname || ' ' || u.lastname) end,
+         coalesce(p_at, now())
   from (select 1) one left join public.users u on u.id = actor;
 end $$;
-revoke execute on function public.add_chat_notification(bigint, text, uuid) from public;
+revoke execute on function public.add_chat_notification(bigint, text, uuid, timestamptz) from public;
 
 create or replace function public.chat_status_label(s text) returns text
 language sql immutable set search_path = '' as $$
@@ -175,10 +177,10 @@ begin
   end if;
   if new.to_status in ('refused', 'refused_client', 'refused_partner') then
     perform public.add_chat_notification(new.deal_id,
-      'Le devis a été refusé (' || public.chat_status_label(new.to_status) || ').', new.actor_id);
+      'Le devis a été refusé (' || public.chat_status_label(new.to_status) || ').', new.actor_id, new.created_at);
   else
     perform public.add_chat_notification(new.deal_id,
-      'Statut du devis : ' || public.chat_status_label(new.to_status) || '.', new.actor_id);
+      'Statut du devis : ' || public.chat_status_label(new.to_status) || '.', new.actor_id, new.created_at);
   end if;
   return null;
 end $$;
@@ -191,13 +193,13 @@ language plpgsql security definer set search_path = '' as $$
 begin
   if new.overpayment then
     perform public.add_chat_notification(new.deal_id,
-      'Paiement reçu en trop : ' || public.chat_euros(new.amount) || ', remboursé intégralement.', new.recorded_by);
+      'Paiement reçu en trop : ' || public.chat_euros(new.amount) || ', remboursé intégralement.', new.recorded_by, new.paid_at);
   else
     perform public.add_chat_notification(new.deal_id,
       case new.kind when 'deposit' then 'Acompte reçu : ' when 'balance' then 'Solde reçu : '
                     else 'Paiement intégral reçu : ' end
       || public.chat_euros(new.amount) || case when new.method = 'card' then ' (carte bancaire).' else '.' end,
-      new.recorded_by);
+      new.recorded_by, new.paid_at);
   end if;
   return null;
 end $$;
@@ -211,7 +213,8 @@ language plpgsql security definer set search_path = '' as $$
 begin
   perform public.add_chat_notification(new.deal_id,
     case when new.series = 'AV' then 'Avoir émis : ' || new.number || ' (' || public.chat_euros(abs(new.total_ttc)) || ').'
-         else 'Facture émise : ' || new.number || ' (' || public.chat_euros(new.total_ttc) || ').' end);
+         else 'Facture émise : ' || new.number || ' (' || public.chat_euros(new.total_ttc) || ').' end,
+    null, new.issued_at);
   return null;
 end $$;
 revoke execute on function public.chat_on_invoice() from public;

@@ -4,15 +4,15 @@
 // the `sm` breakpoint, the underlined row.
 import { type DealTab, tabPanelId, tabsFor } from "./tabs.ts";
 
-export function TabBar({ current, isAdmin }: { current: DealTab; isAdmin: boolean }) {
-  const tabs = tabsFor(isAdmin);
+export function TabBar({ current, isAdmin, chat }: { current: DealTab; isAdmin: boolean; chat: boolean }) {
+  const tabs = tabsFor(isAdmin, chat);
   return (
     <nav class="mb-4 sm:border-b sm:border-slate-200">
       <div
         role="tablist"
         aria-label="Sections du devis"
         class={`grid ${
-          tabs.length === 3 ? "grid-cols-3" : "grid-cols-2"
+          tabs.length % 3 === 0 || tabs.length === 5 ? "grid-cols-3" : "grid-cols-2"
         } gap-1 rounded-xl bg-slate-100 p-1 sm:flex sm:rounded-none sm:bg-transparent sm:p-0`}
       >
         {tabs.map((tab) => {
