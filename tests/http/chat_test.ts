@@ -399,3 +399,35 @@ Deno.test({
     }
   },
 });
+
+httpTest("chat on the pages: escaped text, the visitor's prompt, each page's partner flag", async () => {
+  const deal = await newDeal({ showChatForPartner: true });
+  const { db } = await testEnv();
+  const [{ token }] = await systemQuery<{ token: string }>(
+    db,
+    "select token from public.deals where id = $1",
+    [deal],
+  );
+  const customer = await as("client@example.fr");
+  await post(customer, deal, "<script>alert(1)</script><b>gras</b>");
+  const page = await customer.get(`/deal/show/${token}`);
+  assertEquals(page.status, 200);
+  assert(page.text.includes('data-island="DealChat"'), "the chat island");
+  assert(!page.text.includes("<b>gras</b>") && !page.text.includes("<script>alert(1)"), "never raw HTML");
+  assert(/&lt;b(&gt;|>)gras&lt;\/b/.test(page.text), "rendered escaped");
+  const visitor = await new Client().get(`/deal/show/${token}`);
+  assert(visitor.text.includes("Veuillez-vous connecter pour avoir accès au chat"), "the visitor's prompt");
+  assert(
+    !visitor.text.includes('data-island="DealChat"') && !visitor.text.includes("gras"),
+    "no chat for visitors",
+  );
+  // The customer's page uses showChatToPartner, the back office's tab showChatForPartner.
+  const partner = await as("partenaire@example.fr");
+  assert(!(await partner.get(`/deal/show/${token}`)).text.includes('data-island="DealChat"'));
+  const detail = await partner.get(`/dashboard/espace-partenaire/deal/${deal}`);
+  assertEquals(detail.status, 200);
+  assert(detail.text.includes('id="deal-chat-tab"') && detail.text.includes('data-island="DealChat"'));
+  const closed = await newDeal({});
+  const noChat = await partner.get(`/dashboard/espace-partenaire/deal/${closed}`);
+  assert(!noChat.text.includes('data-island="DealChat"'), "no chat tab without the flag");
+});
