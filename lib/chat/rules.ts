@@ -39,7 +39,8 @@ export const CHAT_MESSAGES = {
   anonymous: "Veuillez-vous connecter pour avoir accès au chat",
   forbidden: "Vous n'avez pas accès au chat de ce devis.",
   empty: "Le message ne peut pas être vide.",
-  tooLong: `Le message ne peut pas dépasser ${MESSAGE_MAX_LENGTH.toLocaleString("fr-FR")} caractères.`,
+  // A fixed text (2\u202f000), the same whatever the runtime's locale data.
+  tooLong: "Le message ne peut pas dépasser 2\u202f000 caractères.",
   notificationRefused: "Seuls les messages peuvent être envoyés dans le chat.",
   badEntity: "Ce fil de discussion n'existe pas.",
   rateLimited: "Vous envoyez trop de messages. Patientez une minute avant de réessayer.",
