@@ -7,6 +7,7 @@ import { systemQuery } from "../support/db.ts";
 import { createApp } from "../../routes/_app.tsx";
 import { openPostgres } from "../../lib/db/postgres.ts";
 import { sendChatDigests } from "../../lib/chat/use_cases/send_digests.ts";
+import { chatHubOf } from "../../lib/chat/hub.ts";
 import { type ChatMessage, MESSAGE_MAX_LENGTH, MESSAGES_PER_MINUTE } from "../../lib/chat/rules.ts";
 import type { Hono } from "hono";
 import type { AppEnv } from "../../lib/http/context.ts";
@@ -254,8 +255,13 @@ httpTest("chat: a stream gets new entries live, catches up on reconnect, ends on
   assertEquals(live?.text, "En direct");
   assertEquals(live?.id, sent.id);
 
-  // Reconnecting with Last-Event-ID (or after=) replays what was missed, in order.
+  // A client that goes away leaves nothing behind in the hub.
+  const hub = await chatHubOf((await testEnv()).db);
+  const open = hub.size;
   await sse.close();
+  for (let i = 0; i < 40 && hub.size !== open - 1; i++) await new Promise((r) => setTimeout(r, 25));
+  assertEquals(hub.size, open - 1, "the closed stream is dropped");
+  // Reconnecting with Last-Event-ID (or after=) replays what was missed, in order.
   await post(admin, deal, "Manqué 1");
   await post(admin, deal, "Manqué 2");
   const again = await Sse.open(customer, `/api/chat/stream?${thread(deal)}`, undefined, {
