@@ -2,7 +2,7 @@
 // live stream (catch-up, logout, lost right), notifications from the database, the unread digest, and
 // on PostgreSQL delivery across two app instances.
 import { assert, assertEquals } from "../support/assert.ts";
-import { Client, httpTest, ORIGIN, testEnv } from "../support/app.ts";
+import { Client, httpTest, ORIGIN, registrationPayload, testEnv } from "../support/app.ts";
 import { systemQuery } from "../support/db.ts";
 import { createApp } from "../../routes/_app.tsx";
 import { openPostgres } from "../../lib/db/postgres.ts";
@@ -437,3 +437,35 @@ httpTest("chat on the pages: escaped text, the visitor's prompt, each page's par
   const noChat = await partner.get(`/dashboard/espace-partenaire/deal/${closed}`);
   assert(!noChat.text.includes('data-island="DealChat"'), "no chat tab without the flag");
 });
+
+httpTest(
+  "chat: a revoked session's stream ends (sessions deleted in SQL, as a password reset does)",
+  async () => {
+    const { db } = await testEnv();
+    const payload = registrationPayload();
+    const client = new Client({ ip: "10.13.98.1" });
+    assertEquals((await client.post("/api/security/registration", payload)).status, 200);
+    await client.login(String(payload.email));
+    const deal = await newDeal({});
+    await systemQuery(
+      db,
+      "update public.deals set customer_id = (select id from public.users where email = $1) where id = $2",
+      [
+        payload.email,
+        deal,
+      ],
+    );
+    const sse = await Sse.open(client, `/api/chat/stream?${thread(deal)}`);
+    assertEquals((await sse.next())?.event, "ready");
+    await systemQuery(
+      db,
+      "delete from identity.sessions where user_id = (select id from public.users where email = $1)",
+      [payload.email],
+    );
+    let end = await sse.next();
+    while (end && end.event !== "end") end = await sse.next();
+    assertEquals(end?.event, "end");
+    assertEquals(JSON.parse(end!.data).reason, "session");
+    assertEquals((await client.get(`/api/chat/messages?${thread(deal)}`)).status, 401);
+  },
+);

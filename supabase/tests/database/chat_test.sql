@@ -4,7 +4,7 @@
 -- Each side as anon, customer A and B, partner A and B, an impersonating admin, the admin and the
 -- service role.
 begin;
-select plan(40);
+select plan(43);
 
 select tests.create_user('Admin', 'admin'), tests.create_user('Customer', 'customer_a'),
   tests.create_user('Customer', 'customer_b'), tests.create_user('Company', 'partner_a'),
@@ -129,6 +129,19 @@ update public.deals set admin_settings = '{}' where id = 302;
 select tests.act_as('partner_a');
 select is_empty($$select text from public.chat_messages where deal_id = 302$$,
   'once the flag is off, partner A reads nothing of it');
+-- A customer invoice and a payment post theirs; a commission invoice (platform ↔ partner) does not.
+select tests.reset_role();
+insert into public.deal_payments (deal_id, kind, amount, method, recorded_by)
+values (301, 'deposit', 35000, 'manual', tests.user_id('admin'));
+insert into public.invoices (series, issuer, year, sequence, number, kind, deal_id, total_ht, total_vat, total_ttc, document)
+values ('FA', 'platform', 2026, 1, 'FA-2026-T-1', 'deposit', 301, 100000, 20000, 120000, '{}'),
+       ('CO', 'platform', 2026, 1, 'CO-2026-T-1', 'deposit', 301, 5000, 1000, 6000, '{}');
+select is((select text from public.chat_messages where deal_id = 301 and text like 'Acompte%'),
+  'Acompte reçu : 350,00' || chr(160) || '€.', 'a payment posts a notification, amount the French way');
+select is((select text from public.chat_messages where deal_id = 301 and text like 'Facture%'),
+  'Facture émise : FA-2026-T-1 (1' || chr(8239) || '200,00' || chr(160) || '€).', 'a customer invoice posts one');
+select is((select count(*)::int from public.chat_messages where deal_id = 301 and text like '%CO-2026%'), 0,
+  'a commission invoice posts none');
 select tests.act_as_service();
 select is((select count(*)::int from public.chat_messages where type = 'message'), 4,
   'the service role reads every message');
