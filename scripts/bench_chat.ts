@@ -22,6 +22,7 @@ import { createSessionCache, followSessionNotices } from "../lib/auth/session_ca
 import { statementAs, systemActor } from "../lib/actor.ts";
 import { chatHubOf } from "../lib/chat/hub.ts";
 import { withFreshDatabase } from "./fresh_database.ts";
+import postgres from "postgres";
 import { machineLoad } from "./bench_pages.ts";
 
 export interface BenchChatOptions {
@@ -168,6 +169,12 @@ export async function benchChat(options: BenchChatOptions): Promise<void> {
       const after = Deno.memoryUsage();
       const perStream = (key: "heapUsed" | "rss") => (after[key] - before[key]) / streamCount / 1024;
       log(`  ${streamCount} streams open (${streamCount / 2} on each instance, ${deals.length} deals)`);
+      // postgres.js keeps every LISTEN of a pool on one connection: one per instance, whatever the streams.
+      const admin = postgres(url, { max: 1, onnotice: () => {} });
+      const [listening] = await admin<{ n: number }[]>`select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and query ilike 'listen%' and pid <> pg_backend_pid()`;
+      await admin.end();
+      log(`  connections listening on the database: ${listening.n} (two instances)`);
       log(
         `  memory per open stream: heap ${perStream("heapUsed").toFixed(1)} kB, RSS ${
           perStream("rss").toFixed(1)
