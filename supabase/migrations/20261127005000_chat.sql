@@ -35,6 +35,8 @@ create table public.chat_messages (
   author_type text check (author_type in ('Admin', 'Customer', 'Company')),
   author_name text not null default '' check (length(author_name) <= 300),
   created_at timestamptz not null default now(),
+  -- What a notification tells ('status:<id>', 'payment:<id>', 'invoice:<id>'): one entry each.
+  source text unique,
   check (type <> 'message' or btrim(text, E' \t\r\n\u00a0') <> '')
 );
 create index chat_messages_deal_idx on public.chat_messages (deal_id, id);
@@ -141,21 +143,26 @@ $$;
 
 -- The author shown is who caused it when known (the request's user, or the user a system function
 -- acts for), none otherwise (a card payment reported by the provider).
+create or replace function public.chat_author_name(u public.users) returns text
+language sql stable set search_path = '' as $$
+  select case when u.id is null then '' when u.type = 'Company' and coalesce(u.name, '') <> '' then u.name
+              else btrim(u.firstname || ' ' || u.lastname) end
+$$;
+
 create or replace function public.add_chat_notification(
-  p_deal_id bigint, p_text text, p_actor uuid default null, p_at timestamptz default now()
+  p_deal_id bigint, p_text text, p_source text, p_actor uuid default null, p_at timestamptz default now()
 ) returns void
 language plpgsql security definer set search_path = '' as $$
 declare
   actor uuid := coalesce(p_actor, (select auth.uid()), nullif(current_setting('app.deal_actor', true), '')::uuid);
 begin
-  insert into public.chat_messages (deal_id, type, text, author_id, author_type, author_name, created_at)
-  select p_deal_id, 'notification', left(p_text, 2000), u.id, u.type,
-         case when u.id is null then '' when u.type = 'Company' and coalesce(u.name, '') <> '' then u.name
-              else btrim(u.firstname || ' ' || u.lastname) end,
-         coalesce(p_at, now())
-  from (select 1) one left join public.users u on u.id = actor;
+  insert into public.chat_messages (deal_id, type, text, author_id, author_type, author_name, created_at, source)
+  select p_deal_id, 'notification', left(p_text, 2000), u.id, u.type, public.chat_author_name(u),
+         coalesce(p_at, now()), p_source
+  from (select 1) one left join public.users u on u.id = actor
+  on conflict (source) do nothing;
 end $$;
-revoke execute on function public.add_chat_notification(bigint, text, uuid, timestamptz) from public;
+revoke execute on function public.add_chat_notification(bigint, text, text, uuid, timestamptz) from public;
 
 create or replace function public.chat_status_label(s text) returns text
 language sql immutable set search_path = '' as $$
@@ -175,17 +182,28 @@ begin
   if new.from_status is null then
     return null; -- the deal's creation
   end if;
+  if tg_op = 'UPDATE' then
+    -- The history row was dated or attributed afterwards (the demo data does): its entry follows.
+    update public.chat_messages m
+    set created_at = new.created_at, author_id = u.id, author_type = u.type, author_name = public.chat_author_name(u)
+    from (select 1) one left join public.users u on u.id = new.actor_id
+    where m.source = 'status:' || new.id;
+    return null;
+  end if;
   if new.to_status in ('refused', 'refused_client', 'refused_partner') then
     perform public.add_chat_notification(new.deal_id,
-      'Le devis a été refusé (' || public.chat_status_label(new.to_status) || ').', new.actor_id, new.created_at);
+      'Le devis a été refusé (' || public.chat_status_label(new.to_status) || ').', 'status:' || new.id, new.actor_id, new.created_at);
   else
     perform public.add_chat_notification(new.deal_id,
-      'Statut du devis : ' || public.chat_status_label(new.to_status) || '.', new.actor_id, new.created_at);
+      'Statut du devis : ' || public.chat_status_label(new.to_status) || '.', 'status:' || new.id, new.actor_id,
+      new.created_at);
   end if;
   return null;
 end $$;
 revoke execute on function public.chat_on_status_change() from public;
 create trigger deal_status_changes_chat after insert on public.deal_status_changes
+  for each row execute function public.chat_on_status_change();
+create trigger deal_status_changes_chat_fixed after update of created_at, actor_id on public.deal_status_changes
   for each row execute function public.chat_on_status_change();
 
 create or replace function public.chat_on_payment() returns trigger
@@ -193,13 +211,14 @@ language plpgsql security definer set search_path = '' as $$
 begin
   if new.overpayment then
     perform public.add_chat_notification(new.deal_id,
-      'Paiement reçu en trop : ' || public.chat_euros(new.amount) || ', remboursé intégralement.', new.recorded_by, new.paid_at);
+      'Paiement reçu en trop : ' || public.chat_euros(new.amount) || ', remboursé intégralement.', 'payment:' || new.id,
+      new.recorded_by, new.paid_at);
   else
     perform public.add_chat_notification(new.deal_id,
       case new.kind when 'deposit' then 'Acompte reçu : ' when 'balance' then 'Solde reçu : '
                     else 'Paiement intégral reçu : ' end
       || public.chat_euros(new.amount) || case when new.method = 'card' then ' (carte bancaire).' else '.' end,
-      new.recorded_by, new.paid_at);
+      'payment:' || new.id, new.recorded_by, new.paid_at);
   end if;
   return null;
 end $$;
@@ -214,7 +233,7 @@ begin
   perform public.add_chat_notification(new.deal_id,
     case when new.series = 'AV' then 'Avoir émis : ' || new.number || ' (' || public.chat_euros(abs(new.total_ttc)) || ').'
          else 'Facture émise : ' || new.number || ' (' || public.chat_euros(new.total_ttc) || ').' end,
-    null, new.issued_at);
+    'invoice:' || new.id, null, new.issued_at);
   return null;
 end $$;
 revoke execute on function public.chat_on_invoice() from public;
