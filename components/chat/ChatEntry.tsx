@@ -67,7 +67,7 @@ export function ChatEntry({ message, viewer }: { message: ChatMessage; viewer: C
         <p class={`flex items-center gap-1.5 text-xs font-semibold ${NAME_COLOURS[colour]}`}>
           {notification ? <BellIcon /> : <CommentIcon />}
           <span data-testid="chat-author">{authorLabel(message, viewer)}</span>
-          <span class="font-normal text-slate-500">· {dateTimeFr(message.createdAt)}</span>
+          <span class="font-normal text-slate-600">· {dateTimeFr(message.createdAt)}</span>
         </p>
         <p
           class={`mt-1 whitespace-pre-wrap break-words text-sm ${notification ? "italic" : ""}`}

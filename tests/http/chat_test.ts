@@ -424,6 +424,10 @@ httpTest("chat on the pages: escaped text, the visitor's prompt, each page's par
   const visitor = await new Client().get(`/deal/show/${token}`);
   assert(visitor.text.includes("Veuillez-vous connecter pour avoir accès au chat"), "the visitor's prompt");
   assert(
+    visitor.text.includes(`href="/login?redirect=${encodeURIComponent(`/deal/show/${token}`)}"`),
+    "to log in",
+  );
+  assert(
     !visitor.text.includes('data-island="DealChat"') && !visitor.text.includes("gras"),
     "no chat for visitors",
   );
