@@ -2,7 +2,9 @@
 // tab: the timeline rendered by the server, new entries received live from the server-sent event
 // stream (GET /api/chat/stream, caught up from the last id after a cut), and the box to write. The
 // message is sent as written (the server answers 422 for an empty one, 429 for a flood); the box clears
-// after sending. The server decides who may read and write.
+// after sending. Entries count as read once the chat is on screen (the browser tab shown, the chat's
+// own tab open): the island says so (POST /api/chat/read), which the unread digest email relies on.
+// The server decides who may read and write.
 import { useEffect, useRef, useState } from "react";
 import { api, ApiError } from "../components/ui/api.ts";
 import { ChatCard } from "../components/chat/ChatCard.tsx";
@@ -34,6 +36,37 @@ export default function DealChat({ dealId, viewer, messages: initial }: DealChat
   const [ended, setEnded] = useState<string | null>(null);
   const lastId = useRef(initial.length ? initial[initial.length - 1].id : 0);
   const list = useRef<HTMLOListElement>(null);
+  const readThrough = useRef(0);
+  const readTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  /** Marks what is shown as read, a second after it is (one request for a burst), when on screen. */
+  const markRead = () => {
+    if (readTimer.current !== undefined) return;
+    readTimer.current = setTimeout(async () => {
+      readTimer.current = undefined;
+      const through = lastId.current;
+      const shown = document.visibilityState === "visible" && list.current?.offsetParent != null;
+      if (!shown || through <= readThrough.current) return;
+      try {
+        await api("POST", "/api/chat/read", { entityId: dealId, entityType: CHAT_ENTITY_TYPE, through });
+        readThrough.current = through;
+      } catch {
+        // Not read after all (the right is gone: the stream says so); tried again with the next entry.
+      }
+    }, 1000);
+  };
+
+  useEffect(() => {
+    markRead();
+    // Shown again: the browser tab comes back, or the deal page's 'Chat' tab opens.
+    document.addEventListener("visibilitychange", markRead);
+    globalThis.addEventListener("hashchange", markRead);
+    return () => {
+      document.removeEventListener("visibilitychange", markRead);
+      globalThis.removeEventListener("hashchange", markRead);
+      clearTimeout(readTimer.current);
+    };
+  }, []);
 
   const add = (incoming: ChatMessage[]) => {
     if (!incoming.length) return;
@@ -97,6 +130,7 @@ export default function DealChat({ dealId, viewer, messages: initial }: DealChat
   useEffect(() => {
     const el = list.current;
     if (el) el.scrollTop = el.scrollHeight;
+    markRead();
   }, [messages.length]);
 
   const send = async (event: Event) => {

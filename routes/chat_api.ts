@@ -1,11 +1,11 @@
-// The deal chat's API (issue 13), mounted at /api/chat: the timeline, posting a message, and the
-// server-sent event stream fed by this instance's hub (lib/chat/hub.ts). Guard: a signed-in user; the
+// The deal chat's API (issue 13), mounted at /api/chat: the timeline, posting a message, marking it
+// read, and the server-sent event stream fed by this instance's hub (lib/chat/hub.ts). Guard: a signed-in user; the
 // use cases check the chat's right (403), RLS a third time.
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { type AppEnv, readBody, success } from "../lib/http/context.ts";
 import { requireUser } from "../lib/http/guards.ts";
-import { parsePost, parseThread } from "../lib/chat/input.ts";
+import { parsePost, parseRead, parseThread } from "../lib/chat/input.ts";
 import { listMessages } from "../lib/chat/use_cases/list_messages.ts";
 import { postMessage } from "../lib/chat/use_cases/post_message.ts";
 import { openStream } from "../lib/chat/use_cases/open_stream.ts";
@@ -14,8 +14,6 @@ import { CHAT_MESSAGES } from "../lib/chat/rules.ts";
 
 /** A comment line this often keeps proxies from closing a quiet stream. */
 const HEARTBEAT_MS = 25_000;
-/** Entries shown on an open stream count as read this long after (one write for a burst). */
-const MARK_READ_DELAY_MS = 1_000;
 
 export const chatApiRoutes = new Hono<AppEnv>()
   .use(requireUser("api"))
@@ -24,6 +22,9 @@ export const chatApiRoutes = new Hono<AppEnv>()
   })
   .post("/messages", async (c) => {
     return success(c, await postMessage(c.var.deps, c.var.actor, parsePost(await readBody(c))));
+  })
+  .post("/read", async (c) => {
+    return success(c, await markChatRead(c.var.deps, c.var.actor, parseRead(await readBody(c))));
   })
   .get("/stream", async (c) => {
     const { deps, actor } = c.var;
@@ -36,7 +37,6 @@ export const chatApiRoutes = new Hono<AppEnv>()
     const { subscription } = open;
     return streamSSE(c, async (stream) => {
       stream.onAbort(() => open.close());
-      let markTimer: ReturnType<typeof setTimeout> | undefined;
       try {
         await stream.writeSSE({
           event: "ready",
@@ -70,17 +70,8 @@ export const chatApiRoutes = new Hono<AppEnv>()
               ended = true;
             }
           }
-          if (!ended && markTimer === undefined) {
-            markTimer = setTimeout(() => {
-              markTimer = undefined;
-              markChatRead(deps, actor, input.dealId, subscription.lastId).catch(() => {
-                // The right may be gone meanwhile: the stream ends on its own notice.
-              });
-            }, MARK_READ_DELAY_MS);
-          }
         }
       } finally {
-        clearTimeout(markTimer);
         open.close();
       }
     });

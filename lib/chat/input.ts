@@ -38,6 +38,13 @@ export const postBody = z.object({
   text: z.string({ error: CHAT_MESSAGES.empty }),
 });
 
+export const readInput = z.object({ ...thread, through: afterId });
+
+export function parseRead(input: Record<string, unknown>): { dealId: number; through: number } {
+  const parsed = parseInput(readInput, input, CHAT_MESSAGES.badEntity);
+  return { dealId: parsed.entityId, through: parsed.through };
+}
+
 export interface ThreadInput {
   dealId: number;
   after: number | null;

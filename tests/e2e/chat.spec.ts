@@ -28,8 +28,13 @@ test("a customer and an admin see each other's chat messages live", async ({ bro
   await admin.getByTestId("chat-input").fill(fromAdmin);
   await admin.getByTestId("chat-send").click();
   await expect(admin.getByTestId("chat-input")).toHaveValue("");
+  // Shown on screen, the new entry is marked read (the unread digest relies on it).
+  const markedRead = customer.waitForResponse((r) =>
+    r.url().endsWith("/api/chat/read") && r.status() === 200
+  );
   const received = customer.getByTestId("chat-entry").filter({ hasText: fromAdmin });
   await expect(received).toBeVisible();
+  await markedRead;
   await expect(received).toHaveAttribute("data-side", "start");
   await expect(received).toHaveAttribute("data-colour", "red");
   await expect(received.getByTestId("chat-author")).toHaveText(DEMO.admin.name);

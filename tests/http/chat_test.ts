@@ -365,9 +365,23 @@ httpTest("chat: one digest email of unread messages after 15 minutes, not one pe
     [`%Première question%`],
   );
   assertEquals(own.n, 0);
-  // A message the partner has read is not emailed.
-  await post(customer, deal, "Troisième");
-  await (await as(partnerEmail)).get(`/api/chat/messages?${thread(deal)}`);
+  // Opening the deal page (chat in a hidden tab) reads nothing: the island says when it is shown.
+  const third = (await post(customer, deal, "Troisième")).json<{ results: ChatMessage }>().results;
+  const partner = await as(partnerEmail);
+  assertEquals((await partner.get(`/dashboard/espace-partenaire/deal/${deal}`)).status, 200);
+  const marker = async () =>
+    (await systemQuery<{ last: number }>(
+      db,
+      `select coalesce(max(last_read_id), 0)::bigint as last from public.chat_reads
+       where deal_id = $1 and user_id = (select id from public.users where email = $2)`,
+      [deal, partnerEmail],
+    ))[0].last;
+  assert((await marker()) < third.id, "the page view marks nothing");
+  const read = { entityId: deal, entityType: "DealCompany", through: third.id };
+  assertEquals((await new Client().post("/api/chat/read", read)).status, 401);
+  assertEquals((await (await as("partenaire2@example.fr")).post("/api/chat/read", read)).status, 403);
+  assertEquals((await partner.post("/api/chat/read", read)).status, 200);
+  assertEquals(await marker(), third.id);
   await systemQuery(
     db,
     "update public.chat_messages set created_at = now() - interval '16 minutes' where deal_id = $1",

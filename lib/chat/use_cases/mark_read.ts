@@ -1,10 +1,21 @@
-// The viewer of an open stream has been shown entries up to `through` (RLS: one's own markers, on a
-// chat one may read).
-import { type Actor, requireSignedIn, statementTx } from "../../actor.ts";
+// POST /api/chat/read: the island has shown the viewer the entries up to `through` (the chat visible
+// on screen). One's own marker, on a chat one may read (403 otherwise; RLS says the same); it never
+// moves back.
+import { type Actor, requireSignedIn, transactionAs } from "../../actor.ts";
 import type { Deps } from "../../deps.ts";
-import { markRead } from "../store.ts";
+import { AppError } from "../../errors.ts";
+import { CHAT_MESSAGES } from "../rules.ts";
+import { canReadChat, markRead } from "../store.ts";
 
-export async function markChatRead(deps: Deps, actor: Actor, dealId: number, through: number): Promise<void> {
-  const viewer = requireSignedIn(actor);
-  await markRead(statementTx(deps.db, viewer), dealId, viewer.user.id, through);
+export async function markChatRead(
+  deps: Deps,
+  actor: Actor,
+  input: { dealId: number; through: number },
+): Promise<{ through: number }> {
+  const viewer = requireSignedIn(actor, { loginMessage: CHAT_MESSAGES.anonymous });
+  await transactionAs(deps.db, viewer, async (tx) => {
+    if (!(await canReadChat(tx, input.dealId))) throw new AppError("forbidden", CHAT_MESSAGES.forbidden);
+    await markRead(tx, input.dealId, viewer.user.id, input.through);
+  });
+  return { through: input.through };
 }

@@ -21,7 +21,7 @@ export async function pageChat(
   if (actor.kind !== "user") return null;
   if (actor.user.type === "Company" && !options.partnerFlag) return null;
   try {
-    const messages = await listMessages(deps, actor, { dealId, after: null });
+    const messages = await listMessages(deps, actor, { dealId, after: null }, { markRead: false });
     return { viewer: { id: actor.user.id, type: actor.user.type }, messages };
   } catch (error) {
     if (error instanceof AppError && (error.code === "forbidden" || error.code === "unauthenticated")) {
