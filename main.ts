@@ -14,6 +14,7 @@ import { openStorage } from "./lib/storage/open.ts";
 import { openPaymentProvider } from "./lib/payments/open.ts";
 import { createApp } from "./routes/_app.tsx";
 import { createSessionCache, followSessionNotices } from "./lib/auth/session_cache.ts";
+import { chatHubOf } from "./lib/chat/hub.ts";
 
 export async function start() {
   const config = loadConfig();
@@ -37,6 +38,8 @@ export async function start() {
     payments: openPaymentProvider(config, db),
     sessions,
   };
+  // The chat's one listener for this instance (LISTEN app_chat), fanning out to its open streams.
+  const chatHub = await chatHubOf(db, (error) => logger.error("chat", String(error)));
   const scheduler = await startScheduler(deps);
   const worker = startWorker(deps, outboxQueues(config));
   const app = await createApp(deps);
@@ -51,6 +54,7 @@ export async function start() {
   }, app.fetch);
   const shutdown = async () => {
     scheduler.stop();
+    await chatHub.stop();
     await server.shutdown();
     await worker.stop();
     await deps.background.settle();

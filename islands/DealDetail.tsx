@@ -15,7 +15,12 @@ import {
 } from "../components/deals/detail/controller.tsx";
 import { dealApi, failureFields, failureMessage } from "../components/deals/detail/requests.ts";
 import { type DealDetailProps, historyEntries } from "../components/deals/detail/types.ts";
-import { type DealTab, PRESENTATION_SLOT_ID, tabFromHash } from "../components/deals/detail/tabs.ts";
+import {
+  CHAT_SLOT_ID,
+  type DealTab,
+  PRESENTATION_SLOT_ID,
+  tabFromHash,
+} from "../components/deals/detail/tabs.ts";
 import { DealHeader } from "../components/deals/detail/Header.tsx";
 import { TabBar } from "../components/deals/detail/TabBar.tsx";
 import { NextStep } from "../components/deals/detail/NextStep.tsx";
@@ -40,9 +45,10 @@ export default function DealDetail(props: DealDetailProps) {
   const [tab, setTab] = useState<DealTab>("preview");
   const current = useRef(deal);
   current.current = deal;
+  const chat = isAdmin || deal.adminSettings.showChatForPartner;
 
   useEffect(() => {
-    const follow = () => setTab(tabFromHash(globalThis.location.hash, isAdmin));
+    const follow = () => setTab(tabFromHash(globalThis.location.hash, isAdmin, chat));
     follow();
     globalThis.addEventListener("hashchange", follow);
     return () => globalThis.removeEventListener("hashchange", follow);
@@ -54,6 +60,8 @@ export default function DealDetail(props: DealDetailProps) {
   useEffect(() => {
     const slot = document.getElementById(PRESENTATION_SLOT_ID);
     if (slot) slot.hidden = tab !== "description";
+    const chatSlot = document.getElementById(CHAT_SLOT_ID);
+    if (chatSlot) chatSlot.hidden = tab !== "chat";
   }, [tab]);
 
   const showTab = (next: DealTab) => {
@@ -145,7 +153,7 @@ export default function DealDetail(props: DealDetailProps) {
       <div data-testid="deal-detail" data-deal-id={deal.id} data-role={role}>
         <DealHeader backHref={backHref} />
         <NextStep />
-        <TabBar current={tab} isAdmin={isAdmin} />
+        <TabBar current={tab} isAdmin={isAdmin} chat={chat} />
         {tab === "preview" && (
           <div role="tabpanel" id="deal-tab-preview" aria-labelledby="deal-tab-link-preview">
             <PreviewTab history={history} />

@@ -48,13 +48,12 @@ import { adminSessionApiRoutes, adminSessionPageRoutes } from "./admin_sessions.
 import { customerRegistrationApiRoutes, customerSessionPageRoutes } from "./customer_sessions.tsx";
 import { checkoutRoutes } from "./checkout.ts";
 import { voucherRoutes } from "./vouchers.tsx";
-
 import { dealEmailApiRoutes } from "./deal_emails_api.ts";
 import { cronApiRoutes } from "./cron_api.ts";
 import { adminCronRoutes } from "./admin_cron.tsx";
-
 import { logsApiRoutes } from "./logs_api.ts";
 import { adminLogsRoutes } from "./admin_logs.tsx";
+import { chatApiRoutes } from "./chat_api.ts";
 
 export const UNEXPECTED_ERROR = "Une erreur inattendue s'est produite, veuillez réessayer";
 
@@ -145,13 +144,12 @@ export async function createApp(deps: Deps): Promise<Hono<AppEnv>> {
   app.route("/dashboard/client/sessions", customerSessionPageRoutes);
   app.route("/", checkoutRoutes);
   app.route("/", voucherRoutes);
-
   app.route("/api/deal", dealEmailApiRoutes);
   app.route("/api/cron", cronApiRoutes);
   app.route("/dashboard/admin/cron", adminCronRoutes);
-
   app.route("/api/logs", logsApiRoutes);
   app.route("/dashboard/admin/logs", adminLogsRoutes);
+  app.route("/api/chat", chatApiRoutes);
 
   const respond = (c: Ctx, error: AppError, status = error.status) => {
     if (wantsJson(c)) {

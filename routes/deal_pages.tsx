@@ -9,6 +9,7 @@ import { DEAL_MESSAGES } from "../lib/deals/rules.ts";
 import { renderDashboardPage } from "../components/layout/render.tsx";
 import { DealPage } from "../components/deals/detail/DealPage.tsx";
 import { type DealViewer, historyEntries } from "../components/deals/detail/types.ts";
+import { pageChat } from "../lib/chat/use_cases/page_chat.ts";
 
 const BACK_LINKS: Record<DealViewer, string> = {
   Admin: "/dashboard/admin/devis",
@@ -22,6 +23,7 @@ export const dealPageRoutes = new Hono<AppEnv>()
     const id = idParam(c, "id", DEAL_MESSAGES.notFound);
     const role = currentUser(c).user.type as DealViewer;
     const { deal, history, catalogue, ledger } = await dealPage(deps, actor, id);
+    const chat = await pageChat(deps, actor, id, { partnerFlag: deal.adminSettings.showChatForPartner });
     return renderDashboardPage(
       c,
       deal.name || `Devis n°${deal.id}`,
@@ -32,6 +34,7 @@ export const dealPageRoutes = new Hono<AppEnv>()
         catalogue={catalogue}
         backHref={BACK_LINKS[role]}
         ledger={ledger}
+        chat={chat}
       />,
     );
   });

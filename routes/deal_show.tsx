@@ -11,6 +11,7 @@ import { DEAL_PAGE_TITLE, DealShowPage } from "../components/deals/show/DealShow
 import { DealNotAvailable } from "../components/deals/show/NotAvailable.tsx";
 import { dealShowView } from "../components/deals/show/view.ts";
 import { takeFlashes } from "../lib/http/cookies.ts";
+import { pageChat } from "../lib/chat/use_cases/page_chat.ts";
 
 /** The deal behind `token` as the viewer may see it (a customer linked to it first when it has none),
  * or null when no sent quote has this token. */
@@ -34,9 +35,18 @@ export const dealShowRoutes = new Hono<AppEnv>()
     // The page shows this session's flash messages itself: a payment's success with its invoice.
     const notices = await takeFlashes(c);
     const backFromBank = !!c.req.query("payment_intent") && !!c.req.query("redirect_status");
+    const chat = await pageChat(c.var.deps, c.var.actor, page.deal.id, {
+      partnerFlag: page.deal.adminSettings.showChatToPartner,
+    });
     return renderSitePage(
       c,
       DEAL_PAGE_TITLE,
-      <DealShowPage page={page} view={dealShowView(page)} notices={notices} backFromBank={backFromBank} />,
+      <DealShowPage
+        page={page}
+        view={dealShowView(page)}
+        notices={notices}
+        backFromBank={backFromBank}
+        chat={chat}
+      />,
     );
   });

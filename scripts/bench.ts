@@ -6,7 +6,7 @@
 // Options, all bounded: --requests=N (default 100000, max 200000) and --seconds=S (default 10, max 120)
 // per target, whichever comes first; --concurrency=C (default 32, max 256); --warmup=N (default 3000,
 // max 20000, and at most 10 s); --fetch to load with fetch() instead of the raw HTTP/1.1 client;
-// --parts=pglite,postgres,deals,pages,sessions (default all) to run only some parts.
+// --parts=pglite,postgres,deals,pages,sessions,chat (default all) to run only some parts.
 // The bare handler answers 20,000-60,000 req/s here, so a 20,000-request budget would measure it for
 // under half a second; the 10 s cap bounds the real app instead.
 //
@@ -45,6 +45,9 @@
 // 200 and 100 requests/s on PostgreSQL (with DATABASE_URL only) for three viewers, the page's JavaScript
 // before any click, and invoice PDF rendering (those two also without DATABASE_URL, on PGlite). Its
 // failure is reported the same way, after the figures above.
+//
+// Then the deal chat (scripts/bench_chat.ts, also runnable alone; PostgreSQL only): delivery latency with
+// 200 open server-sent event streams on two app instances, and memory per open stream.
 import { memoryStorage } from "../lib/storage/storage.ts";
 import { Hono } from "hono";
 import { cpuUsage } from "node:process";
@@ -67,6 +70,7 @@ import { benchDeals } from "./bench_deals.ts";
 import { createSessionCache, followSessionNotices } from "../lib/auth/session_cache.ts";
 import { benchPages, findDemoDeals } from "./bench_pages.ts";
 import { benchSessions } from "./bench_sessions.ts";
+import { benchChat } from "./bench_chat.ts";
 import { openPaymentProvider } from "../lib/payments/open.ts";
 
 const PAGE = "/ville/paris";
@@ -756,7 +760,7 @@ async function main(): Promise<number> {
 
   const partsArg = Deno.args.find((a) => a.startsWith("--parts="))?.slice("--parts=".length);
   const parts = new Set(
-    partsArg ? partsArg.split(",") : ["pglite", "postgres", "deals", "pages", "sessions"],
+    partsArg ? partsArg.split(",") : ["pglite", "postgres", "deals", "pages", "sessions", "chat"],
   );
   const servers: Deno.HttpServer[] = [];
   let scriptsOk = true;
@@ -810,6 +814,12 @@ async function main(): Promise<number> {
     }
   } catch (error) {
     console.error("\nThe sessions benchmark could not run:", error);
+  }
+  // The deal chat: delivery across two instances with 200 open streams (PostgreSQL only).
+  try {
+    if (parts.has("chat")) await benchChat({ databaseUrl, log: (line) => console.log(line) });
+  } catch (error) {
+    console.error("\nThe chat benchmark could not run:", error);
   }
   return scriptsOk ? 0 : 1;
 }

@@ -4,6 +4,7 @@
 // read by pg_cron and by the app alike; the finest is every minute.
 import type { Deps } from "../deps.ts";
 import { reconcilePayments } from "../payments/use_cases/reconcile.ts";
+import { sendChatDigests } from "../chat/use_cases/send_digests.ts";
 
 export interface ScheduledJob {
   /** Unique name; pg_cron's jobname is `app:<name>`. */
@@ -91,5 +92,11 @@ export const JOBS: ScheduledJob[] = [
     schedule: "*/10 * * * *",
     description: "Rattrape les paiements par carte réussis qu'aucun webhook ni retour client n'a enregistrés",
     handler: (deps) => reconcilePayments(deps),
+  },
+  {
+    name: "chat-unread-digests",
+    schedule: "* * * * *",
+    description: "Envoie un email récapitulatif des messages de chat non lus depuis 15 minutes",
+    handler: (deps) => sendChatDigests(deps),
   },
 ];

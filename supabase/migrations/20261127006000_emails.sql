@@ -154,8 +154,9 @@ begin
   end if;
   return new;
 end $$;
+-- Only a deal's payments: a workshop order's payment (order_id, no deal) has its own confirmation email.
 create trigger deal_payments_emails after insert on public.deal_payments
-  for each row execute function public.deal_emails_on_payment();
+  for each row when (new.deal_id is not null) execute function public.deal_emails_on_payment();
 
 /** The registry's job (pg_cron, or the app's ticker): marks due scheduled emails ready. */
 create or replace function public.mark_scheduled_emails_ready() returns integer

@@ -2,7 +2,7 @@
 // - on a phone the partner finds what the quote waits for ('À faire' and its button) on the first
 //   screen, not 3 800 px down; the admin is offered 'Envoyer le devis au partenaire' there too;
 // - a missing 'Création sur mesure' list leads to the deal's own cocktails, not to the catalogue;
-// - the admin's four tabs all fit a 390 px screen; a greyed-out button says why in text;
+// - the admin's five tabs (with 'Chat') all fit a 390 px screen; a greyed-out button says why in text;
 // - deleting a photo asks in the app's dialog, never the browser's confirm().
 // Each test works on a fresh quote request, so that other specs' changes to the demo deals do not matter.
 import { type APIRequestContext, expect, type Page, request, test } from "@playwright/test";
@@ -105,12 +105,12 @@ test.describe("Fiche devis sur téléphone (390 px)", () => {
     await expect(page.getByTestId("add-custom-cocktail")).toBeFocused();
   });
 
-  test("l'administrateur voit ses quatre onglets, l'envoi au partenaire en haut, et pourquoi un bouton est grisé", async ({ page, baseURL }) => {
+  test("l'administrateur voit ses cinq onglets, l'envoi au partenaire en haut, et pourquoi un bouton est grisé", async ({ page, baseURL }) => {
     const id = await freshDeal(baseURL!);
     await signIn(page, DEMO.admin.email);
     await page.goto(dealPath(id));
     const tabs = page.getByRole("tablist", { name: "Sections du devis" }).getByRole("tab");
-    await expect(tabs).toHaveCount(4);
+    await expect(tabs).toHaveCount(5);
     for (const tab of await tabs.all()) {
       const box = (await tab.boundingBox())!;
       expect(box.x, await tab.textContent() ?? "").toBeGreaterThanOrEqual(0);

@@ -114,8 +114,9 @@ httpTest("deal page: the admin sees the header, the tabs and every customer deta
   assertEquals(islandProps(page, "DealPresentation").deal.id, deal.id);
   // The creation date reads DD/MM/YYYY HH:mm.
   assert(/Créé le \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/.test(html), "creation date format");
-  // The chat tab waits for the chat capability.
-  assert(!html.includes("#chat"), "no chat tab yet");
+  // The admin always has the chat, in its tab's slot (lib/chat).
+  assert(html.includes('id="deal-chat-tab"'), "the chat tab's slot");
+  assertEquals(islandProps(page, "DealChat").dealId, deal.id);
   assert(html.includes(`href="/quote/download/${deal.id}"`), "the quote download link");
 });
 

@@ -206,7 +206,7 @@ httpTest(
         assert(!html.includes(String(secret)), `never shows ${secret}`);
       }
     }
-    assertEquals(scripts(adminRes), [], "no JavaScript without photos");
+    assertEquals(scripts(adminRes), ["DealChat"], "no JavaScript without photos but the chat's");
     assertEquals(await customerIdOf(deal.id), null, "partners and admins are never linked");
   },
 );
@@ -225,7 +225,7 @@ httpTest(
     assert(
       !html.includes(LOGIN_PROMPT) && !html.includes(CUSTOMERS_ONLY) && !html.includes("Modifier le devis"),
     );
-    assertEquals(scripts(res), ["CocktailChoice", "DealRefusal", "PaymentSection"]);
+    assertEquals(scripts(res), ["CocktailChoice", "DealChat", "DealRefusal", "PaymentSection"]);
     const payment = islandProps(res, "PaymentSection")!;
     assertEquals(payment.mode, "pay");
     assertEquals((payment.options as { type: string }[]).map((o) => o.type), ["deposit", "full"]);

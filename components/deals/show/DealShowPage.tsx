@@ -9,6 +9,8 @@ import { euros, paidAtFr } from "../../../lib/deals/format.ts";
 import { fillTemplate } from "../../../lib/deals/template.ts";
 import { PAYMENT_MESSAGES } from "../../../lib/payments/rules.ts";
 import { Island } from "../../Island.tsx";
+import { DealChatSection } from "../../chat/DealChatSection.tsx";
+import type { PageChat } from "../../../lib/chat/use_cases/page_chat.ts";
 import PaymentSection from "../../../islands/PaymentSection.tsx";
 import DealRefusal from "../../../islands/DealRefusal.tsx";
 import PhotoLightbox, { MAX_PHOTOS } from "../../../islands/PhotoLightbox.tsx";
@@ -211,9 +213,11 @@ function PaymentSuccess({ message, page }: { message: string; page: PublicDeal }
 }
 
 export function DealShowPage(
-  { page, view, notices = [], backFromBank = false }: {
+  { page, view, notices = [], backFromBank = false, chat = null }: {
     page: PublicDeal;
     view: DealShowView;
+    /** The deal's chat when this viewer may read it on this page (lib/chat/use_cases/page_chat.ts). */
+    chat?: PageChat | null;
     /** The flash messages of this session (the route took them): a payment's success is shown in the
      * page with its invoice; the others as the deal page's snackbars (5000 ms). */
     notices?: FlashMessage[];
@@ -229,9 +233,12 @@ export function DealShowPage(
     : [];
   const snackbars = notices.filter((n) => !paid.includes(n));
   const addressee = `${deal.firstname} ${deal.lastname}`.trim();
-  // The admin description's placeholders, filled by the server (the chat is not on this page yet).
+  // The admin description's placeholders, filled by the server ({{chat}}: this page's partner flag).
   const adminDescription = deal.adminDescription.trim()
-    ? fillTemplate(deal.adminDescription, { ...templateValuesOf(deal), chatAvailable: false })
+    ? fillTemplate(deal.adminDescription, {
+      ...templateValuesOf(deal),
+      chatAvailable: deal.adminSettings.showChatToPartner,
+    })
     : "";
   const photos = deal.photoItems.slice(0, MAX_PHOTOS).map((p) => ({ url: p.url, thumbUrl: p.thumbUrl }));
   const detail = detailOf(deal, company?.vatExemption ?? false);
@@ -346,6 +353,11 @@ export function DealShowPage(
               />
             </Card>
           )}
+          <DealChatSection
+            dealId={deal.id}
+            chat={chat}
+            loginToken={view.relation === "anonymous" ? deal.token : undefined}
+          />
           {company && deal.adminSettings.showPartnerProfileOnDeal && (
             <Card title="Votre partenaire" testId="partner-profile">
               <div class="flex flex-wrap items-center justify-between gap-3">
