@@ -486,9 +486,11 @@ grant execute on function public.expire_unpaid_orders() to service_role;
 -- ---------------------------------------------------------------------------------------------------
 -- Cancels a registration (an admin, or a canceled date): its places go back on sale (a paid one's
 -- sold places, a pending one's hold), its paid amount is refunded through the refunds queue (card:
--- the provider, then record_refund and the credit note), and a pending order left with nothing to
--- pay is canceled with its intents. Returns {ok, refundId, refunded (cents), wasStatus} or {ok: false,
--- reason: not_found | already_canceled}. The caller (the system, after its checks) tells the customer.
+-- the provider, then record_refund and the credit note), what a gift voucher paid of it goes back to
+-- the voucher, and a pending order left with nothing to pay is canceled with its intents. Returns {ok,
+-- refundId, refunded (cents), wasStatus, voucherReturned (cents), voucherValidUntil (unix)} or {ok:
+-- false, reason: not_found | already_canceled}. The caller (the system, after its checks) tells the
+-- customer.
 create or replace function public.cancel_registration(p_registration uuid, p_reason text, p_by uuid default null)
 returns jsonb
 language plpgsql security definer set search_path = '' as $$
@@ -499,6 +501,8 @@ declare
   amount_back bigint := 0;
   refund uuid;
   held integer;
+  voucher_back bigint := 0;
+  voucher_until timestamptz;
 begin
   select * into g from public.registrations where id = p_registration;
   if not found then return jsonb_build_object('ok', false, 'reason', 'not_found'); end if;
@@ -523,6 +527,14 @@ begin
         returning id into refund;
       end if;
     end if;
+    -- What a gift voucher paid of this registration goes back to the voucher, not to the card
+    -- (return_registration_vouchers, vouchers migration; only vouchers set a discount).
+    if g.discount_amount > 0 then
+      voucher_back := public.return_registration_vouchers(g.id);
+      select max(v.valid_until) into voucher_until from public.vouchers v
+      where v.id in (select r.voucher_id from public.voucher_redemptions r
+                     where r.order_id = g.order_id and r.returned_amount > 0);
+    end if;
   elsif g.order_id is not null then
     -- An unpaid order is canceled as a whole: its holds go back on sale, its intents are canceled (a
     -- payment that still arrives is refunded), its other pending registrations canceled too.
@@ -540,8 +552,10 @@ begin
   insert into public.logs (service, type, message, context)
   values ('sessions', 'info', 'Inscription annulée',
           jsonb_build_object('registrationId', g.id, 'orderId', g.order_id, 'refundId', refund,
-                             'refunded', amount_back, 'by', p_by, 'reason', p_reason));
-  return jsonb_build_object('ok', true, 'refundId', refund, 'refunded', amount_back, 'wasStatus', g.status);
+                             'refunded', amount_back, 'voucherReturned', voucher_back, 'by', p_by,
+                             'reason', p_reason));
+  return jsonb_build_object('ok', true, 'refundId', refund, 'refunded', amount_back, 'wasStatus', g.status,
+    'voucherReturned', voucher_back, 'voucherValidUntil', extract(epoch from voucher_until)::bigint);
 end $$;
 revoke execute on function public.cancel_registration(uuid, text, uuid) from public;
 grant execute on function public.cancel_registration(uuid, text, uuid) to service_role;
