@@ -8,7 +8,7 @@ import { useEffect, useState } from "react";
 import type { ComponentType } from "preact";
 import type { PaymentFormProps } from "../components/payments/PaymentForm.tsx";
 import { confirmUntilSettled, createCartIntent } from "../components/payments/client.ts";
-import { CHECKOUT_MESSAGES as C } from "../lib/orders/rules.ts";
+import { CHECKOUT_MESSAGES as C, leftInCartMessage } from "../lib/orders/rules.ts";
 import { api, ApiError } from "../components/ui/api.ts";
 import { Notice, type NoticeState } from "../components/ui/Notice.tsx";
 import { formatEuros } from "../lib/money.ts";
@@ -60,6 +60,8 @@ export default function CartLines(
   const [done, setDone] = useState<{ message: string; success: boolean } | null>(null);
   const [clock, setClock] = useState(now);
   const [notice, setNotice] = useState<NoticeState | null>(null);
+  // Places still held in the cart once paid (added during the payment: not part of the order).
+  const [leftInCart, setLeftInCart] = useState(0);
   const say = (type: NoticeState["type"], text: string) => setNotice({ type, text, key: Date.now() });
 
   useEffect(() => {
@@ -75,6 +77,13 @@ export default function CartLines(
       setDone({ message: result.message, success: result.paymentStatus === "succeeded" })
     ).catch((error) => say("error", error instanceof Error ? error.message : C.orderChanged));
   }, []);
+
+  useEffect(() => {
+    if (!done?.success) return;
+    api<{ results: { lines: { quantity: number }[] } }>("GET", "/api/cart")
+      .then(({ results }) => setLeftInCart(results.lines.reduce((sum, l) => sum + l.quantity, 0)))
+      .catch(() => {});
+  }, [done?.success]);
 
   /** The checkout extends the holds to cover the payment: the countdowns follow. */
   const startIntent = async () => {
@@ -111,6 +120,12 @@ export default function CartLines(
         <h2 class="text-xl font-bold text-emerald-900">{done.success ? C.successTitle : C.payTitle}</h2>
         <p class="text-emerald-900">{done.message}</p>
         {done.success && <p class="text-emerald-900">{C.successText}</p>}
+        {done.success && leftInCart > 0 && (
+          <p class="text-amber-800" data-testid="checkout-left-in-cart">
+            {leftInCartMessage(leftInCart)}{" "}
+            <a href="/panier" class="font-semibold underline">Voir mon panier</a>
+          </p>
+        )}
         <a
           href="/dashboard/client/sessions"
           class="inline-block rounded-lg bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700"

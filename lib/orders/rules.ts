@@ -36,3 +36,10 @@ export const CHECKOUT_MESSAGES = {
   canceled: "L'inscription a été annulée.",
   alreadyCanceled: "Cette inscription est déjà annulée.",
 } as const;
+
+/** After a payment: places added to the cart during it are not paid, and still held there. */
+export function leftInCartMessage(places: number): string {
+  return places > 1
+    ? `${places} places ajoutées pendant le paiement restent dans votre panier, réservées jusqu'à la fin de leur délai.`
+    : "1 place ajoutée pendant le paiement reste dans votre panier, réservée jusqu'à la fin de son délai.";
+}

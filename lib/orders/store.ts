@@ -273,7 +273,15 @@ export async function cancelRegistrationRow(
   reason: string,
   by: string | null,
 ): Promise<
-  { ok: boolean; reason?: string; refundId?: string | null; refunded?: number; wasStatus?: string }
+  {
+    ok: boolean;
+    reason?: string;
+    refundId?: string | null;
+    refunded?: number;
+    wasStatus?: string;
+    voucherReturned?: number;
+    voucherValidUntil?: number | null;
+  }
 > {
   const [row] = await tx<
     {
@@ -283,6 +291,8 @@ export async function cancelRegistrationRow(
         refundId?: string | null;
         refunded?: number;
         wasStatus?: string;
+        voucherReturned?: number;
+        voucherValidUntil?: number | null;
       };
     }
   >`

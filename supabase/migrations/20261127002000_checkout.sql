@@ -207,7 +207,8 @@ grant execute on function public.lock_cart_for_checkout(uuid) to service_role;
 -- Step 2 (same transaction): the customer's earlier unpaid cart orders are superseded (canceled, their
 -- open intents canceled at the provider, their pending registrations canceled), then the new order is
 -- created with one pending registration per line, the holds are tied to it and extended by
--- `p_hold_minutes` to cover the payment. `p_lines`: [{lineId, label, unitAmount, amount, detail}] priced
+-- `p_hold_minutes` to cover the payment, up to three hold times from the line's first hold.
+-- `p_lines`: [{lineId, label, unitAmount, amount, detail}] priced
 -- by the use case (lib/sessions/rules.ts). Returns the order's id.
 create or replace function public.create_cart_order(p_user uuid, p_lines jsonb, p_hold_minutes integer)
 returns bigint
@@ -242,8 +243,15 @@ begin
     insert into public.order_lines (order_id, label, quantity, unit_amount, amount, detail, registration_id)
     values (created, line ->> 'label', hold.quantity, (line ->> 'unitAmount')::bigint, (line ->> 'amount')::bigint,
             coalesce(line -> 'detail', '[]'), registration);
+    -- The payment gets a hold time, but a line is never held past three hold times from its first hold
+    -- (hold_deadline, session_ops migration: two for the cart, one more for paying): checking out again
+    -- and again cannot keep a date's places forever. A payment that arrives after the hold expired is
+    -- still seated if the places are there (order_paid_cart), refunded otherwise.
     update public.cart_lines set order_id = created,
-      expires_at = greatest(expires_at, now() + make_interval(mins => greatest(1, least(coalesce(p_hold_minutes, 20), 120))))
+      expires_at = greatest(expires_at, least(
+        now() + make_interval(mins => greatest(1, least(coalesce(p_hold_minutes, 20), 120))),
+        public.hold_deadline(created_at, p_hold_minutes)
+          + make_interval(mins => greatest(1, least(coalesce(p_hold_minutes, 20), 120)))))
     where id = hold.id;
   end loop;
   return created;
@@ -269,8 +277,8 @@ end $$;
 revoke execute on function public.order_paid(bigint) from public;
 grant execute on function public.order_paid(bigint) to service_role;
 
--- A cart order paid: each registration's places are sold. A hold still there is consumed (deleted,
--- its places stay taken; a quantity changed since is evened out); a hold that expired meanwhile gave
+-- A cart order paid: each registration's places are sold. A hold still there is consumed (its places
+-- stay taken; a quantity lowered since is evened out, places added since stay held in the cart); a hold that expired meanwhile gave
 -- its places back, which are taken again only if the date still has them. Never seated twice: when
 -- any registration cannot be seated (its places sold again, or its date canceled), nothing is taken,
 -- and the caller refunds. Dates are locked in id order, as every hold does.
@@ -302,8 +310,13 @@ begin
                 where l.order_id = p_order_id and l.date_id = g.date_id), 0)::int as held
     from public.registrations g where g.order_id = p_order_id
   loop
-    update public.session_dates set places_left = places_left - (r.quantity - r.held) where id = r.date_id;
-    delete from public.cart_lines where order_id = p_order_id and date_id = r.date_id;
+    update public.session_dates set places_left = places_left - greatest(0, r.quantity - r.held) where id = r.date_id;
+    -- Places added to the line during the payment (a quantity raised, the date added again, a cart
+    -- merged at login, a waiting-list offer claimed) are not this order's: they stay held in the cart,
+    -- free of the order, until their hold ends or another checkout pays for them.
+    delete from public.cart_lines where order_id = p_order_id and date_id = r.date_id and quantity <= r.quantity;
+    update public.cart_lines set quantity = quantity - r.quantity, order_id = null
+    where order_id = p_order_id and date_id = r.date_id;
   end loop;
   update public.registrations set status = 'invoiced' where order_id = p_order_id;
   return true;
@@ -473,9 +486,11 @@ grant execute on function public.expire_unpaid_orders() to service_role;
 -- ---------------------------------------------------------------------------------------------------
 -- Cancels a registration (an admin, or a canceled date): its places go back on sale (a paid one's
 -- sold places, a pending one's hold), its paid amount is refunded through the refunds queue (card:
--- the provider, then record_refund and the credit note), and a pending order left with nothing to
--- pay is canceled with its intents. Returns {ok, refundId, refunded (cents), wasStatus} or {ok: false,
--- reason: not_found | already_canceled}. The caller (the system, after its checks) tells the customer.
+-- the provider, then record_refund and the credit note), what a gift voucher paid of it goes back to
+-- the voucher, and a pending order left with nothing to pay is canceled with its intents. Returns {ok,
+-- refundId, refunded (cents), wasStatus, voucherReturned (cents), voucherValidUntil (unix)} or {ok:
+-- false, reason: not_found | already_canceled}. The caller (the system, after its checks) tells the
+-- customer.
 create or replace function public.cancel_registration(p_registration uuid, p_reason text, p_by uuid default null)
 returns jsonb
 language plpgsql security definer set search_path = '' as $$
@@ -486,6 +501,8 @@ declare
   amount_back bigint := 0;
   refund uuid;
   held integer;
+  voucher_back bigint := 0;
+  voucher_until timestamptz;
 begin
   select * into g from public.registrations where id = p_registration;
   if not found then return jsonb_build_object('ok', false, 'reason', 'not_found'); end if;
@@ -510,6 +527,14 @@ begin
         returning id into refund;
       end if;
     end if;
+    -- What a gift voucher paid of this registration goes back to the voucher, not to the card
+    -- (return_registration_vouchers, vouchers migration; only vouchers set a discount).
+    if g.discount_amount > 0 then
+      voucher_back := public.return_registration_vouchers(g.id);
+      select max(v.valid_until) into voucher_until from public.vouchers v
+      where v.id in (select r.voucher_id from public.voucher_redemptions r
+                     where r.order_id = g.order_id and r.returned_amount > 0);
+    end if;
   elsif g.order_id is not null then
     -- An unpaid order is canceled as a whole: its holds go back on sale, its intents are canceled (a
     -- payment that still arrives is refunded), its other pending registrations canceled too.
@@ -527,8 +552,10 @@ begin
   insert into public.logs (service, type, message, context)
   values ('sessions', 'info', 'Inscription annulée',
           jsonb_build_object('registrationId', g.id, 'orderId', g.order_id, 'refundId', refund,
-                             'refunded', amount_back, 'by', p_by, 'reason', p_reason));
-  return jsonb_build_object('ok', true, 'refundId', refund, 'refunded', amount_back, 'wasStatus', g.status);
+                             'refunded', amount_back, 'voucherReturned', voucher_back, 'by', p_by,
+                             'reason', p_reason));
+  return jsonb_build_object('ok', true, 'refundId', refund, 'refunded', amount_back, 'wasStatus', g.status,
+    'voucherReturned', voucher_back, 'voucherValidUntil', extract(epoch from voucher_until)::bigint);
 end $$;
 revoke execute on function public.cancel_registration(uuid, text, uuid) from public;
 grant execute on function public.cancel_registration(uuid, text, uuid) to service_role;

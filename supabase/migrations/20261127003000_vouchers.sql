@@ -61,8 +61,14 @@ create table public.voucher_redemptions (
   status text not null default 'reserved' check (status in ('reserved', 'consumed', 'released')),
   created_at timestamptz not null default now(),
   settled_at timestamptz,
+  -- Of a consumed amount, what came back to the voucher when registrations it paid were canceled by
+  -- the organiser (return_registration_vouchers), and when it last did.
+  returned_amount bigint not null default 0,
+  returned_at timestamptz,
   -- One voucher pays one order at most once.
-  unique (order_id, voucher_id)
+  unique (order_id, voucher_id),
+  check (returned_amount between 0 and amount),
+  check (returned_amount = 0 or status = 'consumed')
 );
 create index voucher_redemptions_voucher_idx on public.voucher_redemptions (voucher_id);
 create index voucher_redemptions_user_idx on public.voucher_redemptions (user_id);
@@ -168,8 +174,8 @@ grant execute on function public.remove_cart_voucher() to authenticated;
 -- the amount is min(remaining, order total), taken from `remaining` at once (the check constraint
 -- refuses any overdraft as a backstop), recorded as a reservation, written to orders.discount_amount
 -- (order_amount_due() then asks the card for the rest only) and spread over the order's registrations
--- in their order (registrations.discount_amount: what 'Vos sessions' shows and a cancellation does not
--- refund in cash). The code stays on the cart until the order is paid (a new checkout after a declined
+-- in their order (registrations.discount_amount: what 'Vos sessions' shows; an organiser's cancellation
+-- gives it back to the voucher, return_registration_vouchers, not in cash). The code stays on the cart until the order is paid (a new checkout after a declined
 -- card supersedes this order, gives the reservation back and reserves again). Returns the cents
 -- reserved (0: no usable voucher).
 create or replace function public.reserve_cart_voucher(p_user uuid, p_order bigint)
@@ -272,6 +278,46 @@ end $$;
 create trigger orders_settle_vouchers after update of status on public.orders
   for each row when (old.status is distinct from new.status and new.status in ('paid', 'canceled'))
   execute function public.settle_order_vouchers();
+
+-- A paid registration canceled (the checkout's cancel_registration, in its transaction, the order
+-- locked): the share of it a voucher paid (registrations.discount_amount) goes back to the voucher —
+-- its remaining raised by that share, never above its amount — and is recorded on the order's consumed
+-- redemption (returned_amount). The voucher stays valid at least three months from now (its validity
+-- is never shortened): a customer whose workshop was canceled must have time to book another. Only
+-- that registration's share: canceling one registration of an order gives back its part alone.
+-- Returns the cents given back.
+create or replace function public.return_registration_vouchers(p_registration uuid) returns bigint
+language plpgsql security definer set search_path = '' as $$
+declare
+  g public.registrations;
+  r record;
+  share bigint;
+  back bigint;
+  total bigint := 0;
+begin
+  select * into g from public.registrations where id = p_registration;
+  share := coalesce(g.discount_amount, 0);
+  if share <= 0 or g.order_id is null then return 0; end if;
+  for r in
+    select rd.id, rd.voucher_id, rd.amount, rd.returned_amount from public.voucher_redemptions rd
+    where rd.order_id = g.order_id and rd.status = 'consumed' and rd.returned_amount < rd.amount
+    order by rd.voucher_id for update
+  loop
+    exit when share <= 0;
+    back := least(share, r.amount - r.returned_amount);
+    perform from public.vouchers where id = r.voucher_id for update;
+    update public.vouchers set remaining = least(amount, remaining + back),
+      valid_until = greatest(valid_until, now() + interval '3 months')
+    where id = r.voucher_id;
+    update public.voucher_redemptions set returned_amount = returned_amount + back, returned_at = now()
+    where id = r.id;
+    total := total + back;
+    share := share - back;
+  end loop;
+  return total;
+end $$;
+revoke execute on function public.return_registration_vouchers(uuid) from public;
+grant execute on function public.return_registration_vouchers(uuid) to service_role;
 
 -- The job registry's 'release-stale-voucher-holds' (hourly): an order left unpaid a day after it expired
 -- gives its voucher back (its customer may never check out again to supersede it).

@@ -491,3 +491,90 @@ checkoutTest(
     assertEquals(Number(mails[0].n), 1);
   },
 );
+
+checkoutTest(
+  "checking out again and again never holds a line past three hold times from its first hold",
+  async () => {
+    const { db } = await testEnv();
+    const date = await makeDate(4);
+    const { client, id } = await newCustomer();
+    await add(client, date, 4);
+    const line = async () =>
+      (await systemQuery<{ minutesLeft: number }>(
+        db,
+        `select extract(epoch from l.expires_at - now()) / 60 as "minutesLeft" from public.cart_lines l
+         join public.carts c on c.id = l.cart_id where c.user_id = $1`,
+        [id],
+      ))[0];
+    const age = (firstHold: string, expiresIn: string) =>
+      systemQuery(
+        db,
+        `update public.cart_lines set created_at = now() - $2::interval, expires_at = now() + $3::interval
+         where cart_id = (select id from public.carts where user_id = $1)`,
+        [id, firstHold, expiresIn],
+      );
+    // First held 35 minutes ago (the cart's 40-minute cap is near): the checkout still gives a full
+    // hold time to pay, within the 60-minute deadline.
+    await age("35 minutes", "5 minutes");
+    await checkout(client);
+    const first = Number((await line()).minutesLeft);
+    assert(first > 19 && first <= 20, `a full hold time to pay: ${first}`);
+    // First held 3 hours ago, about to expire: checking out again gives nothing more, however often.
+    for (let round = 0; round < 3; round++) {
+      await age("3 hours", "1 minute");
+      await checkout(client);
+      const left = Number((await line()).minutesLeft);
+      assert(left <= 1, `checkout #${round + 1} extended the hold past its cap: ${left} min left`);
+    }
+    await systemQuery(
+      db,
+      "update public.cart_lines set expires_at = now() - interval '1 second' where cart_id = (select id from public.carts where user_id = $1)",
+      [id],
+    );
+    const expired = await client.post("/api/cart/checkout", {});
+    assertEquals(expired.status, 409);
+    assertEquals(await placesLeft(date.uuid), 4, "the places came back");
+  },
+);
+
+checkoutTest(
+  "places added to a line during its payment stay in the cart once the order is paid",
+  async () => {
+    const { db } = await testEnv();
+    const date = await makeDate(8);
+    const { client, id } = await newCustomer();
+    await add(client, date, 2);
+    const intent = await checkout(client);
+    const lineId = (await client.get("/api/cart")).json<Json>().results.lines[0].id;
+    // During the payment: the line raised to 4, then the same date added again (+1).
+    const patched = await client.patch(`/api/cart/line/${lineId}`, { quantity: 4 });
+    assertEquals(patched.status, 200, patched.text);
+    await add(client, date, 1);
+    assertEquals(await placesLeft(date.uuid), 3);
+    const confirmed = await pay(client, intent.paymentIntentId);
+    assertEquals(confirmed.paymentStatus, "succeeded");
+    const regs = await registrationsOf(id);
+    assertEquals(regs.map((r) => [r.status, r.quantity]), [["invoiced", 2]]);
+    // The 3 places beyond the 2 paid are still held in the cart, free of the paid order.
+    const cart = (await client.get("/api/cart")).json<Json>();
+    assertEquals(cart.results.lines.map((l: Json) => l.quantity), [3]);
+    const [left] = await systemQuery<{ orderId: number | null }>(
+      db,
+      `select l.order_id as "orderId" from public.cart_lines l join public.carts c on c.id = l.cart_id
+       where c.user_id = $1`,
+      [id],
+    );
+    assertEquals(left.orderId, null);
+    assertEquals(await placesLeft(date.uuid), 3, "2 sold + 3 held of 8");
+    // They can be paid for in turn.
+    const second = await checkout(client);
+    assertEquals(second.amountCents, 3 * 5700);
+    assertEquals((await pay(client, second.paymentIntentId)).paymentStatus, "succeeded");
+    assertEquals((await registrationsOf(id)).map((r) => [r.status, r.quantity]), [["invoiced", 2], [
+      "invoiced",
+      3,
+    ]]);
+    assertEquals(await placesLeft(date.uuid), 3);
+    assertEquals((await client.get("/api/cart")).json<Json>().results.lines.length, 0);
+  },
+);

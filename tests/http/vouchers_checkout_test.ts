@@ -271,6 +271,91 @@ voucherTest("redeeming: a newer checkout gives the reservation back and takes it
   assertEquals((await voucherRow(voucher.id)).remaining, 0);
 });
 
+voucherTest(
+  "an organiser's cancellation gives the voucher its share back, registration by registration",
+  async () => {
+    const { db } = await testEnv();
+    const buyer = await newCustomer();
+    const voucher = await buy(buyer.client);
+    const { client, email } = await newCustomer();
+    const first = await makeDate(4000);
+    const second = await makeDate(4000);
+    await book(client, first, 1);
+    await book(client, second, 1);
+    assertEquals((await client.post("/api/cart/code", { code: voucher.code })).status, 200);
+    // 80 € of places: the voucher pays 50 €, the card 30 €.
+    const intent = (await client.post("/api/cart/checkout", {})).json<Json>();
+    assertEquals(intent.amountCents, 3000);
+    await payCard(client, intent.paymentIntentId);
+    assertEquals((await voucherRow(voucher.id)).remaining, 0);
+    // Nearly expired when the organiser cancels: the give-back keeps it usable three months at least.
+    await systemQuery(
+      db,
+      "update public.vouchers set valid_until = now() + interval '10 days' where id = $1",
+      [
+        voucher.id,
+      ],
+    );
+    const regs = await systemQuery<{ id: string; uuid: string; amount: number; discount: number }>(
+      db,
+      `select g.id::text, d.uuid::text, g.amount, g.discount_amount as discount from public.registrations g
+       join public.session_dates d on d.id = g.date_id where g.order_id = $1 order by g.discount_amount`,
+      [intent.orderId],
+    );
+    assertEquals(regs.map((r) => Number(r.discount)), [1000, 4000]);
+    const admin = new Client({ ip: freshIp() });
+    await admin.login("admin@example.fr");
+    // One registration of the order canceled: its share alone (10 €) goes back; its card share (30 €)
+    // is refunded to the card.
+    const one = await admin.post(`/api/admin/registration/${regs[0].id}/cancel`, {
+      reason: "Intervenant malade",
+    });
+    assertEquals(one.status, 200, one.text);
+    assertEquals([one.json<Json>().results.refunded, one.json<Json>().results.voucherReturned], [3000, 1000]);
+    assertEquals(await voucherRow(voucher.id), { remaining: 1000, status: "active" });
+    // Then the other's date is canceled: its 40 €, all paid by the voucher, go back to it.
+    const dateCancel = await admin.post(`/api/admin/session/date/${regs[1].uuid}/cancel`, {
+      reason: "Salle indisponible",
+    });
+    assertEquals(dateCancel.status, 200, dateCancel.text);
+    assertEquals(await voucherRow(voucher.id), { remaining: 5000, status: "active" });
+    const [use] = await systemQuery<{ amount: number; returned: number; status: string; validDays: number }>(
+      db,
+      `select r.amount, r.returned_amount as returned, r.status,
+         extract(epoch from v.valid_until - now()) / 86400 as "validDays"
+       from public.voucher_redemptions r join public.vouchers v on v.id = r.voucher_id where r.voucher_id = $1`,
+      [voucher.id],
+    );
+    assertEquals([Number(use.amount), Number(use.returned), use.status], [5000, 5000, "consumed"]);
+    assert(Number(use.validDays) > 88, `valid three months more: ${use.validDays}`);
+    const refunds = await systemQuery<{ amount: number }>(
+      db,
+      `select r.amount from public.refunds r join public.deal_payments p on p.id = r.payment_id
+       where p.order_id = $1 and r.status <> 'failed'`,
+      [intent.orderId],
+    );
+    assertEquals(refunds.map((r) => Number(r.amount)), [3000], "the card gets its 30 € only");
+    const mails = await systemQuery<{ text: string }>(
+      db,
+      "select text_body as text from public.email_outbox where recipient = $1 and template = 'registration-canceled' order by created_at",
+      [email],
+    );
+    assertEquals(mails.length, 2);
+    for (const mail of mails) mail.text = mail.text.replace(/\s/g, " ");
+    assert(
+      mails[0].text.includes("10,00 €") && mails[0].text.includes("recréditée sur votre bon cadeau"),
+      mails[0].text,
+    );
+    assert(
+      mails[1].text.includes("40,00 €") && mails[1].text.includes("recréditée sur votre bon cadeau"),
+      mails[1].text,
+    );
+    // The voucher pays again.
+    const again = await client.post("/api/cart/code", { code: voucher.code });
+    assertEquals(again.status, 200, again.text);
+  },
+);
+
 /** A second instance of the app: its own pool on the same PostgreSQL database. */
 async function secondInstance() {
   const config = loadConfig((name) => ({ APP_ENV: "test", APP_URL: ORIGIN })[name]);

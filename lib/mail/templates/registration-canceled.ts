@@ -2,6 +2,7 @@
 import type { OutgoingEmail } from "../outbox.ts";
 import { formatEuros } from "../../money.ts";
 import { formatDateTime } from "../../sessions/rules.ts";
+import { formatDay } from "../../vouchers/rules.ts";
 
 const escapeHtml = (value: string) =>
   value.replace(
@@ -18,6 +19,10 @@ export function registrationCanceledEmail(
     quantity: number;
     /** Cents refunded to the card. */
     refunded: number;
+    /** Cents given back to the gift voucher that paid part of it (0: none). */
+    voucherReturned?: number;
+    /** Unix seconds: the voucher's validity after the give-back. */
+    voucherValidUntil?: number | null;
     reason: string;
     sessionsUrl: string;
   },
@@ -30,6 +35,13 @@ export function registrationCanceledEmail(
       formatEuros(c.refunded)
     } vous est remboursé sur votre carte (sous quelques jours selon votre banque) ; un avoir vous sera adressé.`
     : "";
+  const voucher = (c.voucherReturned ?? 0) > 0
+    ? `La part réglée par bon cadeau, ${
+      formatEuros(c.voucherReturned ?? 0)
+    }, est recréditée sur votre bon cadeau${
+      c.voucherValidUntil ? `, valable jusqu'au ${formatDay(c.voucherValidUntil)}` : ""
+    } : utilisez-la pour une autre date.`
+    : "";
   const reason = c.reason ? `Motif : ${c.reason}` : "";
   const text = [
     greeting,
@@ -37,6 +49,7 @@ export function registrationCanceledEmail(
     `Votre inscription à l'atelier « ${c.title} » du ${when} (${places}) est annulée.`,
     reason,
     refund,
+    voucher,
     "",
     `Choisissez une autre date quand vous le souhaitez : ${c.sessionsUrl}`,
     "",
@@ -46,7 +59,9 @@ export function registrationCanceledEmail(
 <p>Votre inscription à l'atelier « ${escapeHtml(c.title)} » du ${
     escapeHtml(when)
   } (${places}) est annulée.</p>
-${reason ? `<p>${escapeHtml(reason)}</p>` : ""}${refund ? `<p>${escapeHtml(refund)}</p>` : ""}
+${reason ? `<p>${escapeHtml(reason)}</p>` : ""}${refund ? `<p>${escapeHtml(refund)}</p>` : ""}${
+    voucher ? `<p>${escapeHtml(voucher)}</p>` : ""
+  }
 <p><a href="${escapeHtml(c.sessionsUrl)}">Choisir une autre date</a></p>
 <p>Toutes nos excuses pour ce contretemps.</p>`;
   return {

@@ -21,6 +21,8 @@ export interface CancelResult {
   /** Cents queued for refund (0 for an unpaid registration). */
   refunded: number;
   refundId: string | null;
+  /** Cents given back to the gift voucher that paid part of it. */
+  voucherReturned: number;
 }
 
 /** The use case: an admin cancels one registration. */
@@ -73,10 +75,16 @@ export async function cancelRegistrationInTx(
         dtstart: toUnix(who.dtstart),
         quantity: who.quantity,
         refunded: Number(result.refunded ?? 0),
+        voucherReturned: Number(result.voucherReturned ?? 0),
+        voucherValidUntil: result.voucherValidUntil ? Number(result.voucherValidUntil) : null,
         reason,
         sessionsUrl: `${deps.config.appUrl}/sessions`,
       }),
     );
   }
-  return { refunded: Number(result.refunded ?? 0), refundId: result.refundId ?? null };
+  return {
+    refunded: Number(result.refunded ?? 0),
+    refundId: result.refundId ?? null,
+    voucherReturned: Number(result.voucherReturned ?? 0),
+  };
 }

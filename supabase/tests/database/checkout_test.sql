@@ -5,7 +5,7 @@
 -- intent, or places sold again after the hold expired are recorded as overpayments and refunded;
 -- cancel_registration gives the places back and queues the refund.
 begin;
-select plan(55);
+select plan(60);
 
 select tests.create_user('Admin', 'admin'), tests.create_user('Customer', 'customer_a'),
   tests.create_user('Customer', 'customer_b'), tests.create_user('Company', 'partner_a');
@@ -161,6 +161,30 @@ select ok(public.pay_order_without_card(pg_temp.id('free')), 'a free order is pa
 select is((select array_agg(status) from public.registrations where order_id = pg_temp.id('free')), array['invoiced'],
   'its registration is invoiced');
 select ok(not public.pay_order_without_card(pg_temp.id('free')), 'and only once');
+
+-- A checkout holds a line at most three hold times from its first hold: checking out again and again
+-- cannot keep places forever (issue 12 review).
+insert into public.session_dates (id, uuid, session_id, dtstart, places, places_left, price_ttc) overriding system value values
+  (963, 'c0000000-0000-4000-8000-000000000963', 951, now() + interval '14 days', 6, 6, 4500);
+select pg_temp.hold('customer_b', 963, 2);
+update public.cart_lines set created_at = now() - interval '3 hours', expires_at = now() + interval '1 minute'
+where cart_id = (select id from public.carts where user_id = tests.user_id('customer_b'));
+insert into pg_temp.ids select 'capped', pg_temp.checkout('customer_b');
+select ok((select expires_at <= now() + interval '1 minute' from public.cart_lines where order_id = pg_temp.id('capped')),
+  'a checkout does not extend a hold past three hold times from its first hold');
+-- Places added to the line during the payment stay held in the cart once the order is paid.
+update public.cart_lines set quantity = 5, created_at = now(), expires_at = now() + interval '20 minutes'
+where order_id = pg_temp.id('capped');
+update public.session_dates set places_left = places_left - 3 where id = 963;
+select pg_temp.intent('pi_chk_4', pg_temp.id('capped'), 'customer_b', 9000);
+select results_eq($$select recorded, overpayment from public.record_card_payment('stripe', 'pi_chk_4', 'succeeded', 9000, 'eur')$$,
+  $$values (true, false)$$, 'the order of 2 places is paid');
+select is((select array_agg(quantity) from public.registrations where order_id = pg_temp.id('capped')), array[2],
+  'its registration has its 2 places');
+select results_eq($$select l.quantity, l.order_id from public.cart_lines l join public.carts c on c.id = l.cart_id
+  where c.user_id = tests.user_id('customer_b') and l.date_id = 963$$,
+  $$values (3, null::bigint)$$, 'the 3 places added during the payment stay held in the cart, free of the order');
+select is((select places_left from public.session_dates where id = 963), 1, '2 sold and 3 held of 6');
 
 -- Exactly one owner per intent, payment, invoice.
 select throws_ok($$insert into public.payment_intents (id, provider, kind, amount, idempotency_key) values ('pi_x', 'stripe', 'total', 1, 'x')$$,

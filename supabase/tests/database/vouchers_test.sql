@@ -5,7 +5,7 @@
 -- most what is left, and the check constraint refuses any overdraft even for the owner; consuming and
 -- releasing settle a reservation once.
 begin;
-select plan(66);
+select plan(75);
 
 select tests.create_user('Admin', 'admin'), tests.create_user('Customer', 'buyer'),
   tests.create_user('Customer', 'friend'), tests.create_user('Customer', 'stranger'),
@@ -175,6 +175,41 @@ select ok((select valid_until between now() + interval '364 days' and now() + in
 select ok(public.order_paid(9009), 'a payment reported twice is fulfilled once');
 update public.vouchers set status = 'canceled' where id = 'c0000000-0000-4000-8000-000000000003';
 select ok(not public.order_paid(9009), 'a canceled voucher cannot be fulfilled (the payment is refunded)');
+
+-- An organiser's cancellation gives the voucher its share of the registration back (issue 12 review):
+-- registration by registration, never above its amount, valid three months at least.
+select tests.act_as_service();
+select function_privs_are('public', 'return_registration_vouchers', array['uuid'], 'authenticated', array[]::text[],
+  'giving a voucher back is the system''s');
+insert into public.workshop_sessions (id, slug, title, city, published) overriding system value values
+  (9951, 'atelier-bon-rendu', 'Atelier', 'Lyon', true);
+insert into public.session_dates (id, session_id, dtstart, places, places_left, price_ttc) overriding system value values
+  (9961, 9951, now() + interval '10 days', 4, 2, 4000);
+insert into public.orders (id, kind, user_id, status, total_amount, discount_amount, paid_at) overriding system value values
+  (9010, 'cart', tests.user_id('stranger'), 'paid', 8000, 5000, now());
+update public.vouchers set remaining = 0, valid_until = now() + interval '5 days'
+where id = 'c0000000-0000-4000-8000-000000000001';
+insert into public.voucher_redemptions (voucher_id, user_id, order_id, amount, status) values
+  ('c0000000-0000-4000-8000-000000000001', tests.user_id('stranger'), 9010, 5000, 'consumed');
+insert into public.registrations (id, user_id, date_id, quantity, amount, discount_amount, status, order_id) values
+  ('c0000000-0000-4000-8000-0000000000a1', tests.user_id('stranger'), 9961, 1, 4000, 4000, 'invoiced', 9010),
+  ('c0000000-0000-4000-8000-0000000000a2', tests.user_id('stranger'), 9961, 1, 4000, 1000, 'invoiced', 9010);
+select is(public.return_registration_vouchers('c0000000-0000-4000-8000-0000000000a2'), 1000::bigint,
+  'one registration gives back its share alone');
+select is((select remaining from public.vouchers where id = 'c0000000-0000-4000-8000-000000000001'), 1000::bigint,
+  'the voucher has it again');
+select is((select returned_amount from public.voucher_redemptions where order_id = 9010), 1000::bigint,
+  'the redemption records it');
+select ok((select valid_until > now() + interval '89 days' from public.vouchers
+  where id = 'c0000000-0000-4000-8000-000000000001'), 'a voucher about to expire stays valid three months');
+select is(public.cancel_registration('c0000000-0000-4000-8000-0000000000a1', 'Date annulée', null) ->> 'voucherReturned',
+  '4000', 'cancel_registration gives the voucher its share of a paid registration');
+select is((select remaining from public.vouchers where id = 'c0000000-0000-4000-8000-000000000001'), 5000::bigint,
+  'all of it is back, never above its amount');
+select is((select returned_amount from public.voucher_redemptions where order_id = 9010), 5000::bigint,
+  'the redemption is given back whole');
+select throws_ok($$update public.voucher_redemptions set returned_amount = amount + 1 where order_id = 9010$$,
+  '23514', null, 'never more than was consumed');
 
 -- The backstop.
 select tests.reset_role();
