@@ -109,12 +109,12 @@ async function measure(label: string, db: Database, options: BenchSessionsOption
     seed,
     "insert into public.workshop_sessions (slug, title, city) values ('atelier-charge', 'Atelier charge', 'Lyon') returning id",
   );
-  const cartDates = await statementAs<{ uuid: string }>(
+  const cartDates = await statementAs<{ uuid: string; timestamp: number }>(
     db,
     seed,
     `insert into public.session_dates (session_id, dtstart, places, places_left, price_ttc)
      select $1, now() + make_interval(days => g), 10000, 10000, 4500 from generate_series(1, 20) g
-     returning uuid::text as uuid`,
+     returning uuid::text as uuid, floor(extract(epoch from dtstart))::bigint as timestamp`,
     [busy.id],
   );
   const config = loadConfig((name) => ({ APP_ENV: "test", APP_URL: ORIGIN, PAGE_CACHE: "false" })[name]);
@@ -165,14 +165,14 @@ async function measure(label: string, db: Database, options: BenchSessionsOption
     const due = start + (i * 1000) / CART_RATE;
     const wait = due - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    const uuid = cartDates[i % cartDates.length].uuid;
+    const { uuid, timestamp } = cartDates[i % cartDates.length];
     pending.push((async () => {
       const response = await call(
         app,
         new Request(`${ORIGIN}/session/atelier-charge/date/${uuid}`, {
           method: "POST",
           headers: { "content-type": "application/json", origin: ORIGIN },
-          body: JSON.stringify({ quantity: 1 }),
+          body: JSON.stringify({ session: busy.id, timestamp: Number(timestamp), quantity: 1 }),
         }),
       );
       await response.arrayBuffer();

@@ -55,6 +55,14 @@ export function quantityMessage(placesLeft: number): string {
     : `Veuillez choisir entre 1 et ${placesLeft} places.`;
 }
 
+/** 'Le champ « quantity » est requis.', or 'Les champs « session » et « quantity » sont requis.': the
+ * add-to-cart request names the fields it lacks (the API's field names, as the issue defines them). */
+export function missingFieldsMessage(fields: string[]): string {
+  const named = fields.map((f) => `« ${f} »`);
+  if (named.length === 1) return `Le champ ${named[0]} est requis.`;
+  return `Les champs ${named.slice(0, -1).join(", ")} et ${named[named.length - 1]} sont requis.`;
+}
+
 /** 'place restante' when fewer than 2, else 'places restantes' (§2). */
 export function placesLabel(places: number): string {
   return `${places} ${places < 2 ? "place restante" : "places restantes"}`;

@@ -5,7 +5,7 @@
 // released, alerts stopped, idempotent); the attendees as JSON, CSV and sign-in sheet, refused to
 // anonymous visitors, customers and partners; holds capped at twice the hold time; the header's cart link.
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
-import { Client, httpTest, ORIGIN, registrationPayload, testEnv } from "../support/app.ts";
+import { bookingFields, Client, httpTest, ORIGIN, registrationPayload, testEnv } from "../support/app.ts";
 import { loadConfig } from "../../lib/config.ts";
 import { openPostgres } from "../../lib/db/postgres.ts";
 import { createLogger } from "../../lib/log/logger.ts";
@@ -56,8 +56,8 @@ async function placesLeft(uuid: string): Promise<number> {
   return row.n;
 }
 
-const book = (client: Client, slug: string, uuid: string, quantity = 1) =>
-  client.post(`/session/${slug}/date/${uuid}`, { quantity });
+const book = async (client: Client, slug: string, uuid: string, quantity = 1) =>
+  client.post(`/session/${slug}/date/${uuid}`, { ...(await bookingFields(uuid)), quantity });
 
 let ip = 0;
 async function subscribe(uuid: string, email: string) {

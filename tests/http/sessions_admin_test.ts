@@ -4,7 +4,7 @@
 // capacity that moves the places left and cannot drop below what is taken, a date's holds and
 // registrations.
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
-import { Client, httpTest, testEnv } from "../support/app.ts";
+import { bookingFields, Client, httpTest, testEnv } from "../support/app.ts";
 import { systemQuery } from "../support/db.ts";
 
 const ADMIN = "admin@example.fr";
@@ -121,7 +121,11 @@ httpTest("sessions admin: create a session and its dates, edit the capacity, rea
 
   // A visitor holds 3 places; the capacity follows, never below what is taken.
   const visitor = new Client();
-  assertEquals((await visitor.post(`/session/${slug}/date/${uuid}`, { quantity: 3 })).status, 200);
+  assertEquals(
+    (await visitor.post(`/session/${slug}/date/${uuid}`, { ...(await bookingFields(uuid)), quantity: 3 }))
+      .status,
+    200,
+  );
   const fields = { dtstart, priceTTC: 49.9, additionalCosts: [{ title: "Verre gravé", ht: 5, vat: 20 }] };
   const tooLow = await a.patch(`/api/admin/session/date/${uuid}`, { ...fields, places: 2 });
   assertEquals(tooLow.status, 422);

@@ -3,7 +3,7 @@
 // PostgreSQL, two connection pools over TEST_DATABASE_URL, as two deployed instances would be. Exactly
 // 10 are accepted, every round; the others read 'COMPLET'; the database's count agrees.
 import { assert, assertEquals } from "../support/assert.ts";
-import { Client, httpTest, ORIGIN, testEnv } from "../support/app.ts";
+import { bookingFields, Client, httpTest, ORIGIN, testEnv } from "../support/app.ts";
 import { systemQuery } from "../support/db.ts";
 import { loadConfig } from "../../lib/config.ts";
 import { openPostgres } from "../../lib/db/postgres.ts";
@@ -53,9 +53,10 @@ httpTest("sessions: 200 simultaneous bookings on two instances for 10 places acc
   try {
     for (let round = 1; round <= 3; round++) {
       const { slug, uuid } = await dateWithPlaces(10);
+      const fields = await bookingFields(uuid);
       const requests = Array.from({ length: 200 }, (_, i) => {
         const client = new Client({ app: i % 2 === 0 ? app : second.app, ip: `10.77.${round}.${i % 250}` });
-        return client.post(`/session/${slug}/date/${uuid}`, { quantity: 1 });
+        return client.post(`/session/${slug}/date/${uuid}`, { ...fields, quantity: 1 });
       });
       const responses = await Promise.all(requests);
       const statuses = responses.map((r) => r.status);
@@ -80,9 +81,10 @@ httpTest("sessions: 200 simultaneous bookings on two instances for 10 places acc
     }
     // Mixed quantities: 60 visitors ask 1, 2 or 3 places of 10; what is held never exceeds 10.
     const { slug, uuid } = await dateWithPlaces(10);
+    const fields = await bookingFields(uuid);
     const responses = await Promise.all(Array.from({ length: 60 }, (_, i) => {
       const client = new Client({ app: i % 2 === 0 ? app : second.app, ip: `10.78.0.${i}` });
-      return client.post(`/session/${slug}/date/${uuid}`, { quantity: (i % 3) + 1 });
+      return client.post(`/session/${slug}/date/${uuid}`, { ...fields, quantity: (i % 3) + 1 });
     }));
     const held = responses.filter((r) => r.status === 200)
       .reduce((sum, r) => sum + r.json<{ results: { quantity: number } }>().results.quantity, 0);

@@ -4,7 +4,7 @@
 // every refusal ('COMPLET', 'BIENTÔT DISPO', quantity, a moved date), the cart API and page, the cart
 // joining the account at login, hold expiry through the job registry, and seat alerts.
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
-import { Client, httpTest, testEnv } from "../support/app.ts";
+import { bookingFields, Client, httpTest, testEnv } from "../support/app.ts";
 import { systemQuery } from "../support/db.ts";
 import { JOBS } from "../../lib/jobs/registry.ts";
 import { statementAs, systemActor } from "../../lib/actor.ts";
@@ -64,8 +64,9 @@ async function offersOf(client: Client, slug: string, body: Json = {}): Promise<
   return json.results;
 }
 
-const book = (client: Client, slug: string, uuid: string, body: Json) =>
-  client.post(`/session/${slug}/date/${uuid}`, body);
+/** Adds `uuid` to the cart with the form's `session` and `timestamp` unless `body` gives its own. */
+const book = async (client: Client, slug: string, uuid: string, body: Json) =>
+  client.post(`/session/${slug}/date/${uuid}`, { ...(await bookingFields(uuid)), ...body });
 
 httpTest(
   "sessions: the catalogue lists the published sessions with their next dates and price from",
@@ -218,7 +219,8 @@ httpTest("sessions: full, soon, quantity and a moved date are refused with the s
   const soon = await book(visitor, s.slug, s.uuids[1], { quantity: 1 });
   assertEquals(soon.status, 409);
   assertEquals(soon.json<Json>().message, "BIENTÔT DISPO");
-  for (const quantity of [0, 4, -1, 1.5, "deux", null]) {
+  // (null is a missing quantity: see the next test.)
+  for (const quantity of [0, 4, -1, 1.5, "deux"]) {
     const response = await book(visitor, s.slug, s.uuids[2], { quantity });
     assertEquals(response.status, 422, String(quantity));
     assertEquals(response.json<Json>().message, "Veuillez choisir entre 1 et 3 places.");
@@ -238,6 +240,69 @@ httpTest("sessions: full, soon, quantity and a moved date are refused with the s
   assertEquals(broken.status, 400);
   assertEquals(await placesLeft(s.uuids[2]), 3, "nothing was held by a refused request");
 });
+
+httpTest(
+  "sessions: adding to the cart needs session, timestamp and quantity (422 naming what is missing)",
+  async () => {
+    const s = await makeSession([{ inDays: 3, places: 4 }]);
+    const [offer] = await offersOf(new Client(), s.slug);
+    const complete: Json = { session: offer.session_id, timestamp: offer.timestamp, quantity: 1 };
+    const visitor = new Client();
+    const empty = await visitor.post(`/session/${s.slug}/date/${s.uuids[0]}`, {});
+    assertEquals(empty.status, 422, empty.text);
+    assertEquals(
+      empty.json<Json>().message,
+      "Les champs « session », « timestamp » et « quantity » sont requis.",
+    );
+    assertEquals(empty.json<Json>().errors, {
+      session: "Ce champ est requis",
+      timestamp: "Ce champ est requis",
+      quantity: "Ce champ est requis",
+    });
+    for (const field of ["session", "timestamp", "quantity"]) {
+      for (const missing of [undefined, "", null]) {
+        const body = { ...complete, [field]: missing };
+        if (missing === undefined) delete body[field];
+        const response = await visitor.post(`/session/${s.slug}/date/${s.uuids[0]}`, body);
+        assertEquals(response.status, 422, `${field}: ${JSON.stringify(missing)}`);
+        assertEquals(response.json<Json>().message, `Le champ « ${field} » est requis.`);
+        assertEquals(Object.keys(response.json<Json>().errors), [field]);
+      }
+    }
+    // The form rendered on the server (used without JavaScript) posts all three, enabled; without one of
+    // them it goes back to the session page, nothing held.
+    const page = (await visitor.get(`/session/${s.slug}`)).text;
+    const action = `<form method="post" action="/session/${s.slug}/date/${s.uuids[0]}"`;
+    const html = page.slice(page.indexOf(action), page.indexOf("</form>", page.indexOf(action)));
+    const posted: Record<string, string> = {};
+    for (const [input] of html.matchAll(/<input[^>]*>/g)) {
+      const name = /name="([^"]*)"/.exec(input)?.[1];
+      if (name && !/\sdisabled/.test(input)) posted[name] = /value="([^"]*)"/.exec(input)?.[1] ?? "";
+    }
+    assertEquals(posted, {
+      session: String(offer.session_id),
+      timestamp: String(offer.timestamp),
+      quantity: "1",
+    });
+    const { quantity: _, ...withoutQuantity } = posted;
+    const form = await visitor.request("POST", `/session/${s.slug}/date/${s.uuids[0]}`, {
+      form: withoutQuantity,
+      headers: { accept: "text/html" },
+    });
+    assertEquals(form.status, 303);
+    assertEquals(form.headers.get("location"), `/session/${s.slug}`);
+    assertEquals(await placesLeft(s.uuids[0]), 4, "nothing was held by a request missing a field");
+    assertEquals((await visitor.get("/api/cart")).json<Json>().results.lines.length, 0);
+    const sent = await visitor.request("POST", `/session/${s.slug}/date/${s.uuids[0]}`, {
+      form: posted,
+      headers: { accept: "text/html" },
+    });
+    assertEquals(sent.headers.get("location"), "/panier", "the whole form books");
+    assertEquals(await placesLeft(s.uuids[0]), 3);
+    assertEquals((await visitor.post(`/session/${s.slug}/date/${s.uuids[0]}`, complete)).status, 200);
+    assertEquals(await placesLeft(s.uuids[0]), 2);
+  },
+);
 
 httpTest("sessions: partners and admins cannot book; customers book into their own cart", async () => {
   const s = await makeSession([{ inDays: 3, places: 5 }]);
@@ -293,8 +358,9 @@ httpTest("sessions: without JavaScript the booking form redirects to the cart pa
   // An anonymous visitor is asked to sign in before paying (the checkout is for customers).
   assertMatch(page.text, /Veuillez vous connecter pour régler votre réservation/);
   assert(!/data-testid="cart-pay"/.test(page.text), "no pay button for a visitor");
+  const fields = await bookingFields(s.uuids[1]);
   const full = await visitor.request("POST", `/session/${s.slug}/date/${s.uuids[1]}`, {
-    form: { quantity: "1" },
+    form: { session: String(fields.session), timestamp: String(fields.timestamp), quantity: "1" },
     headers: { accept: "text/html" },
   });
   assertEquals(full.status, 303);

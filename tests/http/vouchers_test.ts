@@ -1,13 +1,20 @@
 // Gift vouchers over HTTP (issue 12; spec 000 §2 'Vos bons cadeaux', §3, §7), PGlite and PostgreSQL:
 // who reads the list, the PDF and the invoice (buyer, holder, code bearer, admins; others 404/401/403);
 // applying a code to a cart with every refusal in French; code guessing refused with 429 per customer
-// and per client address. Buying and redeeming at checkout are in vouchers_checkout_test.ts.
+// and per client address, also when the guesses arrive at once on two app instances (PostgreSQL only).
+// Buying and redeeming at checkout are in vouchers_checkout_test.ts.
 import { assert, assertEquals } from "../support/assert.ts";
-import { Client, httpTest, registrationPayload, testEnv } from "../support/app.ts";
+import { Client, httpTest, ORIGIN, registrationPayload, testEnv } from "../support/app.ts";
 import { systemQuery } from "../support/db.ts";
 import { codeHash, generateCode, sealCode } from "../../lib/vouchers/codes.ts";
 import { formatCode, VOUCHER_MESSAGES } from "../../lib/vouchers/rules.ts";
 import { pdfText, plain } from "../../lib/billing/fixtures_test.ts";
+import { loadConfig } from "../../lib/config.ts";
+import { openPostgres } from "../../lib/db/postgres.ts";
+import { createLogger } from "../../lib/log/logger.ts";
+import { createBackground, type Deps } from "../../lib/deps.ts";
+import { memoryStorage } from "../../lib/storage/storage.ts";
+import { createApp } from "../../routes/_app.tsx";
 
 const ADMIN = "admin@example.fr";
 const PARTNER = "partenaire@example.fr";
@@ -247,4 +254,113 @@ httpTest("vouchers: guessing codes is refused with 429, per customer and per cli
   }
   assertEquals((await (await newCustomer(ip)).post("/api/cart/code", { code: v.code })).status, 429);
   assertEquals((await (await newCustomer("10.9.4.1")).post("/api/cart/code", { code: v.code })).status, 200);
+});
+
+httpTest(
+  "vouchers: a right code gives its try back; only unknown codes count against the limit",
+  async () => {
+    const v = await makeVoucher({ remaining: 5000 });
+    const c = await newCustomer("10.9.6.1");
+    for (let i = 0; i < 9; i++) {
+      assertEquals(
+        (await c.post("/api/cart/code", { code: `XXXX-XXXX-XXXX-XX${String(i).padStart(2, "0")}` })).status,
+        404,
+      );
+    }
+    assertEquals((await c.post("/api/cart/code", { code: v.code })).status, 200);
+    assertEquals((await c.delete("/api/cart/code")).status, 200);
+    assertEquals(
+      (await c.post("/api/cart/code", { code: "XXXX-XXXX-XXXX-XX09" })).status,
+      404,
+      "the tenth unknown code",
+    );
+    assertEquals((await c.post("/api/cart/code", { code: "XXXX-XXXX-XXXX-XX10" })).status, 429);
+  },
+);
+
+const TEST_DATABASE_URL = Deno.env.get("TEST_DATABASE_URL");
+
+/** A second instance of the app: its own pool on the same PostgreSQL database, as a second deployment. */
+async function secondInstance() {
+  const config = loadConfig((name) => ({ APP_ENV: "test", APP_URL: ORIGIN })[name]);
+  const db = openPostgres(TEST_DATABASE_URL!, { max: 4 });
+  const logger = createLogger(db, { quiet: true });
+  const deps: Deps = {
+    config,
+    db,
+    logger,
+    background: createBackground(logger, { manual: true }),
+    storage: memoryStorage(),
+  };
+  return { app: await createApp(deps), db };
+}
+
+const tally = (responses: { status: number }[]) => {
+  const by: Record<number, number> = {};
+  for (const r of responses) by[r.status] = (by[r.status] ?? 0) + 1;
+  return by;
+};
+
+Deno.test({
+  name:
+    "vouchers: guesses sent at once on two instances get 10 tries per customer, 30 per address (cart and PDF)",
+  ignore: !TEST_DATABASE_URL,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const { app } = await testEnv();
+    const second = await secondInstance();
+    try {
+      const v = await makeVoucher();
+      /** `c`'s cookies (its session) on the first or the second instance, alternately. */
+      const on = (c: Client, ip: string, i: number) => {
+        const twin = new Client({ ip, app: i % 2 === 0 ? app : second.app });
+        twin.cookies = c.cookies;
+        return twin;
+      };
+      // One customer, 60 unknown codes at once: 10 are tried, 50 refused; then even the right code is.
+      const one = await newCustomer("10.9.7.1");
+      const burst = await Promise.all(
+        Array.from(
+          { length: 60 },
+          (_, i) =>
+            on(one, "10.9.7.1", i).post("/api/cart/code", {
+              code: `WWWW-WWWW-WWWW-${String(i).padStart(4, "0")}`,
+            }),
+        ),
+      );
+      assertEquals(tally(burst), { 404: 10, 429: 50 });
+      assertEquals((await one.post("/api/cart/code", { code: v.code })).status, 429);
+      // Four customers behind one address, 12 each at once: 40 pass their own limit, 30 the address's.
+      const ip = "10.9.7.2";
+      const four = await Promise.all(Array.from({ length: 4 }, () => newCustomer(ip)));
+      const crowd = await Promise.all(
+        four.flatMap((c, n) =>
+          Array.from(
+            { length: 12 },
+            (_, i) =>
+              on(c, ip, i).post("/api/cart/code", {
+                code: `VVVV-VVVV-VVV${n}-${String(i).padStart(4, "0")}`,
+              }),
+          )
+        ),
+      );
+      assertEquals(tally(crowd), { 404: 30, 429: 18 });
+      // The PDF by code, anonymously from one address: 30 wrong codes tried, the rest refused.
+      const visitor = new Client({ ip: "10.9.7.3" });
+      const pdfs = await Promise.all(
+        Array.from(
+          { length: 40 },
+          (_, i) =>
+            on(visitor, "10.9.7.3", i).get(
+              `/discount/pdf/${v.id}?code=UUUU-UUUU-UUUU-${String(i).padStart(4, "0")}`,
+            ),
+        ),
+      );
+      assertEquals(tally(pdfs), { 404: 30, 429: 10 });
+      assertEquals((await visitor.get(`/discount/pdf/${v.id}?code=${v.code}`)).status, 429);
+    } finally {
+      await second.db.close();
+    }
+  },
 });

@@ -12,6 +12,7 @@ import { seedDemoData } from "../../lib/seed/demo.ts";
 import { createLogger } from "../../lib/log/logger.ts";
 import { createBackground, type Deps } from "../../lib/deps.ts";
 import { createApp } from "../../routes/_app.tsx";
+import { statementAs, systemActor } from "../../lib/actor.ts";
 import { createSessionCache, followSessionNotices } from "../../lib/auth/session_cache.ts";
 import type { Hono } from "hono";
 import type { AppEnv } from "../../lib/http/context.ts";
@@ -172,4 +173,19 @@ export function registrationPayload(overrides: Record<string, unknown> = {}) {
 /** HTTP tests share one database for the process: connections outlive single tests by design. */
 export function httpTest(name: string, fn: () => Promise<void>) {
   Deno.test({ name, fn, sanitizeOps: false, sanitizeResources: false });
+}
+
+/** The fields the booking form posts with a date (`session`, `timestamp`: its session's id and its start
+ * in unix seconds), read from the database, for tests that add the date `uuid` to a cart by the API.
+ * Nothing for a uuid that names no date (the request is then refused before they matter). */
+export async function bookingFields(uuid: string): Promise<{ session?: number; timestamp?: number }> {
+  const { db } = await testEnv();
+  const [row] = await statementAs<{ session: number; timestamp: number }>(
+    db,
+    systemActor("seed"),
+    `select session_id as session, floor(extract(epoch from dtstart))::bigint as timestamp
+     from public.session_dates where uuid::text = $1`,
+    [uuid],
+  );
+  return row ? { session: Number(row.session), timestamp: Number(row.timestamp) } : {};
 }

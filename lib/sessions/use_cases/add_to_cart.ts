@@ -1,11 +1,12 @@
 // POST /session/{slug}/date/{uuid} with session, timestamp, quantity (spec 000 §7): adds the places to
 // the visitor's cart and holds them for CART_HOLD_MINUTES. The database counts them under the date's
 // row lock (public.add_to_cart): a full date answers 409 'COMPLET', a soon one 409 'BIENTÔT DISPO', a
-// quantity outside 1…places left 422.
+// quantity outside 1…places left 422. The three fields are the request: one missing (absent, null or
+// empty) is a 422 naming it, before anything is held (the booking form sends all three).
 import { type Actor, transactionAs } from "../../actor.ts";
 import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
-import { SESSION_MESSAGES } from "../rules.ts";
+import { missingFieldsMessage, SESSION_MESSAGES } from "../rules.ts";
 import { findDateByUuid, findSessionBySlug, holdPlaces } from "../store.ts";
 import { holdRefusal, quantityField, requireShopper } from "../holds.ts";
 import { toUnix } from "../offers.ts";
@@ -37,7 +38,8 @@ export interface Hold {
 
 export async function addToCart(deps: Deps, actor: Actor, input: AddToCartInput): Promise<Hold> {
   requireShopper(actor);
-  const quantity = quantityField(input.body.quantity === undefined ? 1 : input.body.quantity);
+  requireBookingFields(input.body);
+  const quantity = quantityField(input.body.quantity);
   if (actor.kind === "anonymous") {
     await enforceLimit(deps.db, `cart-hold:${input.ip}`, ANONYMOUS_HOLDS, TOO_MANY_HOLDS);
   }
@@ -49,12 +51,10 @@ export async function addToCart(deps: Deps, actor: Actor, input: AddToCartInput)
     }
     // The page the visitor booked from showed this session and this start: a date moved since is
     // not booked blindly.
-    const sessionField = input.body.session;
-    if (sessionField !== undefined && sessionField !== "" && String(sessionField) !== String(session.id)) {
+    if (String(input.body.session).trim() !== String(session.id)) {
       throw new AppError("conflict", SESSION_MESSAGES.changed);
     }
-    const timestamp = input.body.timestamp;
-    if (timestamp !== undefined && timestamp !== "" && String(timestamp) !== String(toUnix(date.dtstart))) {
+    if (String(input.body.timestamp).trim() !== String(toUnix(date.dtstart))) {
       throw new AppError("conflict", SESSION_MESSAGES.changed);
     }
     const token = actor.kind === "anonymous" ? input.token : null;
@@ -67,4 +67,22 @@ export async function addToCart(deps: Deps, actor: Actor, input: AddToCartInput)
     expiresAt: result.expires_at!,
     placesLeft: result.places_left!,
   };
+}
+
+const BOOKING_FIELDS = ["session", "timestamp", "quantity"] as const;
+const REQUIRED = "Ce champ est requis";
+
+/** 422 naming the fields of the request that are absent, null or empty. */
+function requireBookingFields(body: Record<string, unknown>): void {
+  const missing = BOOKING_FIELDS.filter((field) => {
+    const value = body[field];
+    return value === undefined || value === null || (typeof value === "string" && value.trim() === "");
+  });
+  if (missing.length) {
+    throw new AppError(
+      "validation",
+      missingFieldsMessage([...missing]),
+      Object.fromEntries(missing.map((field) => [field, REQUIRED])),
+    );
+  }
 }

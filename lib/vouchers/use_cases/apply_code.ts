@@ -2,15 +2,17 @@
 // checked by its hash in apply_cart_voucher(); its amount is taken at checkout, under the voucher's lock.
 // Guessing is rate-limited: failed attempts (unknown codes) count per customer and per client address,
 // shared by every instance (identity.rate_limits); over the limit every attempt is refused, right or
-// wrong, so that a guess cannot slip through. DELETE /api/cart/code takes it off.
+// wrong, so that a guess cannot slip through. Each attempt takes its try atomically before the code is
+// looked up (concurrent guesses cannot all pass a check made first) and gives it back unless the code
+// was unknown. DELETE /api/cart/code takes it off.
 import { type Actor, requireRole, transactionAs } from "../../actor.ts";
 import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
-import { countHit, isOverLimit } from "../../limits/limiter.ts";
+import { giveBack, takeTry } from "../../limits/limiter.ts";
 import { formatEuros } from "../../money.ts";
 import { codeHash } from "../codes.ts";
 import { appliedMessage, expiredMessage, normalizeCode, VOUCHER_MESSAGES } from "../rules.ts";
-import { applyCartVoucher, removeCartVoucher } from "../store.ts";
+import { type ApplyAnswer, applyCartVoucher, removeCartVoucher } from "../store.ts";
 
 /** Unknown codes a customer may try in an hour, and a client address (several customers behind it). */
 export const FAILED_CODES_PER_USER = { max: 10, windowSeconds: 3600 };
@@ -41,29 +43,37 @@ export async function applyCode(
   }
   const userBucket = `voucher-code:user:${customer.user.id}`;
   const clientBucket = `voucher-code:ip:${ip}`;
-  if (
-    (await isOverLimit(deps.db, userBucket, FAILED_CODES_PER_USER)) ||
-    (await isOverLimit(deps.db, clientBucket, FAILED_CODES_PER_CLIENT))
-  ) {
+  const userTry = await takeTry(deps.db, userBucket, FAILED_CODES_PER_USER);
+  if (!userTry.taken) throw new AppError("too_many_requests", VOUCHER_MESSAGES.tooManyCodes);
+  const clientTry = await takeTry(deps.db, clientBucket, FAILED_CODES_PER_CLIENT);
+  if (!clientTry.taken) {
+    await giveBack(deps.db, userBucket, FAILED_CODES_PER_USER);
     throw new AppError("too_many_requests", VOUCHER_MESSAGES.tooManyCodes);
   }
   const code = normalizeCode(typed.slice(0, 64));
-  const answer = code
-    ? await transactionAs(deps.db, customer, async (tx) => applyCartVoucher(tx, await codeHash(code)))
-    : { ok: false, reason: "unknown" as const };
-  if (!answer.ok) {
-    if (answer.reason === "unknown") {
-      const overUser = await countHit(deps.db, userBucket, FAILED_CODES_PER_USER);
-      const overClient = await countHit(deps.db, clientBucket, FAILED_CODES_PER_CLIENT);
-      if (overUser || overClient) {
-        await deps.logger.warning("vouchers", "Trop de codes de bon cadeau inconnus essayés", {
-          userId: customer.user.id,
-          ip,
-        });
-      }
-    }
-    throw refusal(answer.reason ?? "unknown", answer.valid_until ?? 0);
+  let answer: ApplyAnswer;
+  try {
+    answer = code
+      ? await transactionAs(deps.db, customer, async (tx) => applyCartVoucher(tx, await codeHash(code)))
+      : { ok: false, reason: "unknown" };
+  } catch (error) {
+    // Not an answer about the code: the try is not a failed guess.
+    await giveBack(deps.db, userBucket, FAILED_CODES_PER_USER);
+    await giveBack(deps.db, clientBucket, FAILED_CODES_PER_CLIENT);
+    throw error;
   }
+  // A known code (applied, or refused as expired, used up…) is not a guess: its try is given back.
+  if (answer.ok || answer.reason !== "unknown") {
+    await giveBack(deps.db, userBucket, FAILED_CODES_PER_USER);
+    await giveBack(deps.db, clientBucket, FAILED_CODES_PER_CLIENT);
+  }
+  if (!answer.ok && answer.reason === "unknown" && (userTry.last || clientTry.last)) {
+    await deps.logger.warning("vouchers", "Trop de codes de bon cadeau inconnus essayés", {
+      userId: customer.user.id,
+      ip,
+    });
+  }
+  if (!answer.ok) throw refusal(answer.reason ?? "unknown", answer.valid_until ?? 0);
   const voucher = {
     voucherId: answer.voucher_id!,
     remaining: answer.remaining!,

@@ -1,11 +1,12 @@
 // GET /discount/pdf/{id} (spec 000 §7): the voucher as a PDF — code, value, what is left, valid until,
 // recipient, message. Who: its buyer, a customer holding it (received at their account's email, applied
 // or redeemed: RLS), admins — or anyone presenting its code (`?code=`, the link of the recipient's email:
-// the code is the voucher's bearer secret anyway). Others get 404; a wrong code counts as a failed guess.
+// the code is the voucher's bearer secret anyway). Others get 404; a wrong code counts as a failed guess
+// (the try is taken atomically before the lookup and given back when the code was right, as for the cart).
 import { type Actor, requireSignedIn, systemActor, transactionAs } from "../../actor.ts";
 import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
-import { countHit, isOverLimit } from "../../limits/limiter.ts";
+import { giveBack, takeTry } from "../../limits/limiter.ts";
 import { codeHash, openCode } from "../codes.ts";
 import { renderVoucherPdf } from "../pdf.ts";
 import { normalizeCode, VOUCHER_MESSAGES } from "../rules.ts";
@@ -31,14 +32,23 @@ export async function voucherPdf(
   let row: VoucherRow | null;
   if (typedCode) {
     const bucket = `voucher-code:ip:${ip}`;
-    if (await isOverLimit(deps.db, bucket, FAILED_CODES_PER_CLIENT)) {
+    if (!(await takeTry(deps.db, bucket, FAILED_CODES_PER_CLIENT)).taken) {
       throw new AppError("too_many_requests", VOUCHER_MESSAGES.tooManyCodes);
     }
     const code = normalizeCode(typedCode.slice(0, 64));
-    row = code
-      ? await transactionAs(deps.db, VOUCHERS, async (tx) => voucherByIdAndHash(tx, id, await codeHash(code)))
-      : null;
-    if (!row) await countHit(deps.db, bucket, FAILED_CODES_PER_CLIENT);
+    try {
+      row = code
+        ? await transactionAs(
+          deps.db,
+          VOUCHERS,
+          async (tx) => voucherByIdAndHash(tx, id, await codeHash(code)),
+        )
+        : null;
+    } catch (error) {
+      await giveBack(deps.db, bucket, FAILED_CODES_PER_CLIENT);
+      throw error;
+    }
+    if (row) await giveBack(deps.db, bucket, FAILED_CODES_PER_CLIENT);
   } else {
     const user = requireSignedIn(actor);
     row = await transactionAs(deps.db, user, (tx) => voucherById(tx, id));
