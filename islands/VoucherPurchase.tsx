@@ -2,14 +2,14 @@
 // the voucher is emailed to them, a message, the name it is signed with; the price is fixed (50 €) and
 // there is no company field. On the dashboard it sits in a persistent dialog (800 px: Escape and clicks
 // outside do not close it mid-purchase); on the public page /bons-cadeaux it is inline. Sending it asks
-// the server for the voucher's payment (the amount is the server's); the card step is a chunk of its
-// own (components/vouchers/VoucherPayment.tsx), loaded only then.
+// the server for the voucher's payment (the amount is the server's); the card step is the one payment
+// form of the quote page and the cart (components/payments/PaymentForm.tsx), a chunk loaded only then.
 import { useState } from "react";
 import type { ComponentType } from "preact";
 import { Dialog } from "../components/ui/Dialog.tsx";
 import { api, ApiError } from "../components/ui/api.ts";
 import { Notice, type NoticeState } from "../components/ui/Notice.tsx";
-import type { VoucherPaymentProps } from "../components/vouchers/VoucherPayment.tsx";
+import type { PaymentFormProps } from "../components/payments/PaymentForm.tsx";
 import { formatEuros } from "../lib/money.ts";
 import {
   VOUCHER_DIALOG_WIDTH,
@@ -31,6 +31,7 @@ interface VoucherIntent {
   clientSecret: string;
   paymentIntentId: string;
   amount: number;
+  amountCents: number;
   amountFormatted: string;
 }
 
@@ -78,7 +79,7 @@ function PurchaseFlow(
   const [error, setError] = useState("");
   const [sending, setSending] = useState(false);
   const [intent, setIntent] = useState<VoucherIntent | null>(null);
-  const [Payment, setPayment] = useState<ComponentType<VoucherPaymentProps> | null>(null);
+  const [Payment, setPayment] = useState<ComponentType<PaymentFormProps> | null>(null);
 
   const set = (name: keyof typeof form) => (e: Event) =>
     setForm({ ...form, [name]: (e.target as HTMLInputElement).value });
@@ -97,7 +98,7 @@ function PurchaseFlow(
     try {
       const [{ results }, module] = await Promise.all([
         api<{ results: VoucherIntent }>("POST", "/api/customer/discounts", form),
-        import("../components/vouchers/VoucherPayment.tsx"),
+        import("../components/payments/PaymentForm.tsx"),
       ]);
       setPayment(() => module.default);
       setIntent(results);
@@ -114,15 +115,17 @@ function PurchaseFlow(
 
   if (intent && Payment) {
     return (
-      <Payment
-        intent={intent}
-        onDone={(message) => {
-          onBusy(false);
-          location.assign(`/dashboard/client/bons-cadeaux?paid=${encodeURIComponent(intent.voucherId)}`);
-          return message;
-        }}
-        onBusy={onBusy}
-      />
+      <div data-testid="voucher-payment">
+        <Payment
+          startIntent={() => Promise.resolve(intent)}
+          amount={intent.amountCents}
+          onSettled={() => {
+            onBusy(false);
+            location.assign(`/dashboard/client/bons-cadeaux?paid=${encodeURIComponent(intent.voucherId)}`);
+          }}
+          onBusy={onBusy}
+        />
+      </div>
     );
   }
 
