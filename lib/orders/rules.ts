@@ -28,7 +28,7 @@ export const CHECKOUT_MESSAGES = {
   refunding:
     "Les places de cette réservation ne sont plus disponibles : votre paiement vous est remboursé intégralement, un avoir vous sera adressé.",
   successTitle: "Merci, votre réservation est confirmée !",
-  successText: "Vos places sont réservées. Retrouvez votre reçu et votre facture dans 'Vos sessions'.",
+  successText: "Retrouvez votre reçu et votre facture dans 'Vos sessions'.",
   toSessions: "Voir mes sessions",
   documentNotAvailable: "Ce document n'est pas disponible pour cette inscription.",
   registrationNotFound: "Cette inscription n'existe pas.",
