@@ -118,7 +118,13 @@ export const REGISTRATION_STATUSES: Record<
 };
 
 export function registrationActions(status: RegistrationStatus) {
-  return { invoice: status === "invoiced", receipt: status !== "canceled", share: status === "pending" };
+  return {
+    invoice: status === "invoiced",
+    receipt: status !== "canceled",
+    share: status === "pending",
+    // A canceled paid registration: the credit note of its refund (the cancel email promises it).
+    creditNote: status === "canceled",
+  };
 }
 
 /** The dates a page shows first: the next PAGE_DATES, and the selected one wherever it is. */

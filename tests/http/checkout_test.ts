@@ -439,6 +439,21 @@ checkoutTest(
     // Canceled: the customer no longer gets the receipt (§4), the admin still does.
     assertEquals((await download(client, `/api/customer/registration/receipt/${reg.id}`)).status, 404);
     assertEquals((await download(admin, `/api/customer/registration/receipt/${reg.id}`)).status, 200);
+    // The cancel email promises the credit note: 'Vos sessions' offers it on the canceled row, for its
+    // customer and admins only (another customer reads no such registration, partners are refused).
+    const creditNote = `/api/customer/registration/credit-note/${reg.id}`;
+    const page = await client.get("/dashboard/client/sessions");
+    assertMatch(page.text, new RegExp(`href="${creditNote}"[^>]*data-testid="registration-credit-note"`));
+    const note = await download(client, creditNote);
+    assertEquals([note.status, note.headers.get("content-type")], [200, "application/pdf"]);
+    assertMatch(await pdfText(note.bytes), /Avoir/i);
+    assertEquals((await download(admin, creditNote)).status, 200);
+    assertEquals((await download((await newCustomer()).client, creditNote)).status, 404);
+    assertEquals((await download(await as("partenaire@example.fr"), creditNote)).status, 403);
+    assertEquals((await download(new Client({ ip: freshIp() }), creditNote)).status, 401);
+    // The admin's date page: the order reads refunded, not 'Réglée'.
+    const datePage = await admin.get(`/dashboard/admin/ateliers/date/${date.uuid}`);
+    assertMatch(datePage.text, /data-testid="admin-order-status">Remboursée</);
   },
 );
 
