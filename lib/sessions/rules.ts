@@ -237,6 +237,9 @@ export const OPS_MESSAGES = {
   cannotReopenCanceled: "Une date annulée ne peut pas être rouverte.",
   cancelByAction:
     "Pour annuler une date, utilisez le bouton « Annuler la date » : il prévient et rembourse les inscrits.",
+  closeConfirmTitle: "Fermer cette date ?",
+  closeConfirm:
+    "Plus personne ne pourra réserver cette date : elle s'affichera « COMPLET ». Les inscrits gardent leurs places et vous pourrez la rouvrir.",
   cancelConfirmTitle: "Annuler cette date ?",
   cancelConfirm:
     "Les inscrits seront prévenus par email et remboursés, les paniers en cours libérés et les alertes arrêtées. Cette action ne peut pas être annulée.",

@@ -424,7 +424,16 @@ httpTest(
     assertMatch(sheet.text, /Feuille d&#39;émargement|Feuille d'émargement/);
     assertEquals((sheet.text.match(/data-testid="sign-in-line"/g) ?? []).length, 2, "one line per seat");
     assertMatch(sheet.text, /Invité 2 de DURAND/);
-    assert(!sheet.text.includes("<script"), "a page to print, without JavaScript");
+    // A page to print: its only script is the 'Imprimer' button's (Ctrl + P works without it); the back
+    // link and the button are hidden on paper.
+    assertEquals(
+      [...sheet.text.matchAll(/<script[^>]*src="\/build\/islands\/([A-Za-z]+)-/g)].map((m) => m[1]),
+      ["PrintButton"],
+    );
+    assertMatch(
+      sheet.text,
+      /<div class="[^"]*print:hidden[^"]*"><a href="\/dashboard\/admin\/ateliers\/date\//,
+    );
 
     for (const path of paths) {
       assertEquals((await new Client().get(path)).status, 401, path);
