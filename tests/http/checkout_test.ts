@@ -152,6 +152,9 @@ checkoutTest(
     assertEquals(regs.map((r) => [r.status, r.quantity, Number(r.amount)]), [["pending", 2, 11400]]);
     const confirmed = await pay(client, intent.paymentIntentId);
     assertEquals([confirmed.paymentStatus, confirmed.message], ["succeeded", CHECKOUT_MESSAGES.paid]);
+    // The cart page says it in its success block: no flash repeats it on the next page ('Vos sessions').
+    const next = await client.get("/dashboard/client/sessions");
+    assert(!next.text.includes(CHECKOUT_MESSAGES.paid), "the payment's success is not said twice");
     regs = await registrationsOf(id);
     assertEquals(regs.map((r) => r.status), ["invoiced"]);
     assertEquals(await placesLeft(date.uuid), 3, "the held places are sold, not given back");
