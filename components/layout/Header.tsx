@@ -73,7 +73,7 @@ export function Header({ menus, user, cartCount = 0 }: {
 }) {
   return (
     <header class="border-b border-slate-200 bg-white">
-      <div class="hidden border-b border-slate-100 bg-slate-50 lg:block">
+      <div class="hidden border-b border-slate-100 bg-slate-50 xl:block">
         <div class="mx-auto flex max-w-7xl items-center justify-between px-4 py-1.5 text-xs text-slate-600">
           <nav aria-label="Outils" class="flex gap-4">
             {menus.tools.map((item) => <MenuLink key={item.id} item={item} class="hover:text-brand-600" />)}
@@ -90,7 +90,7 @@ export function Header({ menus, user, cartCount = 0 }: {
         >
           {SITE_NAME}
         </a>
-        <nav aria-label="Menu principal" class="hidden items-center gap-4 whitespace-nowrap lg:flex">
+        <nav aria-label="Menu principal" class="hidden items-center gap-3 whitespace-nowrap xl:flex">
           {menus.main.map((item) => (
             <MenuLink
               item={item}
@@ -98,11 +98,11 @@ export function Header({ menus, user, cartCount = 0 }: {
             />
           ))}
         </nav>
-        <div class="hidden shrink-0 items-center gap-3 whitespace-nowrap lg:flex">
+        <div class="hidden shrink-0 items-center gap-2 whitespace-nowrap xl:flex">
           <CartLink count={cartCount} user={user} />
           <AccountLinks user={user} />
         </div>
-        <div class="flex shrink-0 items-center gap-2 lg:hidden">
+        <div class="flex shrink-0 items-center gap-2 xl:hidden">
           <CartLink count={cartCount} user={user} />
           <details class="relative">
             <summary class="flex cursor-pointer list-none items-center gap-1.5 rounded-full border border-slate-300 px-3 py-1.5 text-sm font-semibold">
