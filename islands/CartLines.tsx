@@ -4,12 +4,13 @@
 // quote page's card form (POST /api/cart/checkout for the intent; the simulated card offline, Stripe's
 // Payment Element with a key), then a success screen leading to 'Vos sessions'. The form is a chunk
 // loaded when the visitor clicks 'Payer'.
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { ComponentType } from "preact";
 import type { PaymentFormProps } from "../components/payments/PaymentForm.tsx";
 import { confirmUntilSettled, createCartIntent } from "../components/payments/client.ts";
 import { CHECKOUT_MESSAGES as C, leftInCartMessage } from "../lib/orders/rules.ts";
 import { api, ApiError } from "../components/ui/api.ts";
+import { refreshHeaderCart, setHeaderCartCount } from "../components/layout/header_cart.ts";
 import { Notice, type NoticeState } from "../components/ui/Notice.tsx";
 import { formatEuros } from "../lib/money.ts";
 import { type AppliedCartVoucher, CartVoucher } from "../components/vouchers/CartVoucher.tsx";
@@ -63,6 +64,22 @@ export default function CartLines(
   // Places still held in the cart once paid (added during the payment: not part of the order).
   const [leftInCart, setLeftInCart] = useState(0);
   const say = (type: NoticeState["type"], text: string) => setNotice({ type, text, key: Date.now() });
+  const doneRef = useRef<HTMLDivElement>(null);
+  const paymentRef = useRef<HTMLElement>(null);
+
+  // The cart collapses into the success block (or the pay panel opens below the lines): on a phone the
+  // page keeps its scroll, so the buyer would see only the footer. Bring the block into view and focus it.
+  useEffect(() => {
+    const block = doneRef.current;
+    // A paid cart is empty: the header's link goes (an unpaid one keeps its places).
+    if (done?.success) setHeaderCartCount(0);
+    if (!done || !block) return;
+    block.scrollIntoView({ block: "start", behavior: "smooth" });
+    block.focus({ preventScroll: true });
+  }, [done]);
+  useEffect(() => {
+    if (paying) paymentRef.current?.scrollIntoView({ block: "start", behavior: "smooth" });
+  }, [paying]);
 
   useEffect(() => {
     // The countdown follows the server's clock, whatever the visitor's clock says.
@@ -114,8 +131,11 @@ export default function CartLines(
   if (done) {
     return (
       <div
-        class="space-y-4 rounded-xl border border-emerald-200 bg-emerald-50 p-6"
+        ref={doneRef}
+        tabIndex={-1}
+        class="scroll-mt-4 space-y-4 rounded-xl border border-emerald-200 bg-emerald-50 p-6 outline-none"
         data-testid="checkout-done"
+        role="status"
       >
         <h2 class="text-xl font-bold text-emerald-900">{done.success ? C.successTitle : C.payTitle}</h2>
         <p class="text-emerald-900">{done.message}</p>
@@ -189,6 +209,7 @@ export default function CartLines(
         setLines((list) => list.filter((l) => l.id !== line.id));
       }
     }
+    refreshHeaderCart();
   };
 
   const remove = async (line: CartLineProps) => {
@@ -199,6 +220,7 @@ export default function CartLines(
     } catch (error) {
       say("error", error instanceof ApiError ? error.message : M.lineNotFound);
     }
+    refreshHeaderCart();
   };
 
   return (
@@ -279,7 +301,12 @@ export default function CartLines(
         </button>
       )}
       {paying && (
-        <section class="rounded-xl border p-4" aria-label={C.payTitle} data-testid="cart-payment">
+        <section
+          ref={paymentRef}
+          class="scroll-mt-4 rounded-xl border p-4"
+          aria-label={C.payTitle}
+          data-testid="cart-payment"
+        >
           <h2 class="mb-1 text-lg font-semibold">{C.payTitle}</h2>
           <p class="mb-3 text-sm text-slate-600">{C.holdNote}</p>
           {Form

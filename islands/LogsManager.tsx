@@ -133,7 +133,12 @@ export default function LogsManager({ initial, filters: initialFilters }: LogsMa
           </button>
         </div>
       </div>
-      <LogTable logs={data.logs} busyId={busyId} onDelete={setToDelete} />
+      <LogTable
+        logs={data.logs}
+        busyId={busyId}
+        onDelete={setToDelete}
+        filtered={Boolean(filters.service || filters.type)}
+      />
       <Pages
         page={data.page}
         pages={pageCountOf(data.total, data.pageSize)}

@@ -5,6 +5,7 @@
 // so that a visitor without JavaScript books with the same POST; with JavaScript the calls are JSON.
 import { useEffect, useState } from "react";
 import { api, ApiError } from "../components/ui/api.ts";
+import { refreshHeaderCart } from "../components/layout/header_cart.ts";
 import { Dialog } from "../components/ui/Dialog.tsx";
 import { Notice, type NoticeState } from "../components/ui/Notice.tsx";
 import { formatEuros } from "../lib/money.ts";
@@ -88,6 +89,7 @@ export default function SessionDates({ slug, offers: initial, start, end, more =
         list.map((o) => o.uuid === offer.uuid ? { ...o, places: answer.results.placesLeft } : o)
       );
       say("success", answer.message);
+      refreshHeaderCart();
     } catch (error) {
       say("error", failure(error));
     } finally {
@@ -248,19 +250,9 @@ export default function SessionDates({ slug, offers: initial, start, end, more =
         })}
       </ul>
       {hasMore && <p class="text-sm text-slate-600">{M.moreDates}</p>}
-      {notice?.type === "success" && (
-        <p class="text-sm">
-          <a href="/panier" class="font-semibold text-brand-600 underline">Voir mon panier</a>
-        </p>
-      )}
       <ShareDialog offer={share} onClose={() => setShare(null)} say={say} />
       <AlertDialog offer={alertFor} onClose={() => setAlertFor(null)} say={say} />
-      <Notice
-        notice={notice}
-        onDone={() => setNotice(null)}
-        durationMs={SNACKBAR_MS}
-        action={notice?.type === "success" ? <a href="/panier" class="underline">Panier</a> : undefined}
-      />
+      <Notice notice={notice} onDone={() => setNotice(null)} durationMs={SNACKBAR_MS} />
     </section>
   );
 }

@@ -28,7 +28,10 @@ export const adminRoutes = new Hono<AppEnv>()
     return renderDashboardPage(
       c,
       "Emails envoyés",
-      <OutboxPage emails={await readOutbox(c.var.deps, c.var.actor)} />,
+      <OutboxPage
+        emails={await readOutbox(c.var.deps, c.var.actor)}
+        smtp={c.var.deps.config.smtpUrl !== ""}
+      />,
     );
   })
   // One email as rendered HTML, sandboxed by its own CSP: its markup cannot run script in the admin's

@@ -30,7 +30,7 @@ export const checkoutRoutes = new Hono<AppEnv>()
     return c.json({ status: "success", ...intent, results: intent });
   })
   .get(
-    "/api/customer/registration/:what{receipt|invoice}/:id",
+    "/api/customer/registration/:what{receipt|invoice|credit-note}/:id",
     async (c) =>
       pdf(
         c,
@@ -38,7 +38,7 @@ export const checkoutRoutes = new Hono<AppEnv>()
           c.var.deps,
           c.var.actor,
           c.req.param("id"),
-          c.req.param("what") as "receipt" | "invoice",
+          c.req.param("what") as "receipt" | "invoice" | "credit-note",
         ),
       ),
   )

@@ -2,6 +2,7 @@
 // webhook are public (the webhook is authenticated by its signature); the rest needs a signed-in user
 // (a customer to pay, an admin for the deal's payments and refunds), which each use case checks.
 import { addFlash } from "../lib/http/cookies.ts";
+import { CHECKOUT_MESSAGES } from "../lib/orders/rules.ts";
 import { Hono } from "hono";
 import { type AppEnv, idParam, readBody, success } from "../lib/http/context.ts";
 import { requireUser } from "../lib/http/guards.ts";
@@ -30,7 +31,10 @@ export const paymentRoutes = new Hono<AppEnv>()
   .post("/api/payment/confirm", async (c) => {
     const result = await confirmPayment(c.var.deps, c.var.actor, await readBody(c));
     // The page reloads after a payment: its success message waits for it on the server (spec 000 §8).
-    if (result.paymentStatus === "succeeded") await addFlash(c, "success", result.message);
+    // Not the cart's: its page stays and says it in its success block, so 'Vos sessions' would say it twice.
+    if (result.paymentStatus === "succeeded" && result.message !== CHECKOUT_MESSAGES.paid) {
+      await addFlash(c, "success", result.message);
+    }
     return c.json({ status: "success", ...result, results: result });
   })
   .post(

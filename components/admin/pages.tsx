@@ -71,11 +71,27 @@ export function UsersPage(
 }
 
 const OUTBOX_STATUS = { sent: "envoyé", failed: "échec", pending: "en attente" } as const;
+/** Without SMTP_URL nothing is sent: a waiting email is kept here on purpose, not failing. */
+export const OUTBOX_KEPT = "Conservé ici (pas de serveur SMTP)";
 
-export function OutboxPage({ emails }: { emails: OutboxEntry[] }) {
+export function OutboxPage({ emails, smtp = true }: {
+  emails: OutboxEntry[];
+  /** SMTP_URL is set: waiting emails go out; otherwise they are only kept in this list. */
+  smtp?: boolean;
+}) {
   return (
     <>
       <PageTitle>Emails envoyés</PageTitle>
+      {!smtp && (
+        <p
+          role="note"
+          class="mb-4 rounded-lg bg-sky-50 p-3 text-sm text-sky-900"
+          data-testid="outbox-no-smtp"
+        >
+          Aucun serveur SMTP n'est configuré (SMTP_URL) : les emails ne partent pas, ils sont conservés ici
+          pour être lus.
+        </p>
+      )}
       {emails.length === 0 ? <EmptyState>Aucun email pour l'instant.</EmptyState> : (
         <ul class="space-y-3">
           {emails.map((email) => (
@@ -84,7 +100,8 @@ export function OutboxPage({ emails }: { emails: OutboxEntry[] }) {
                 <summary class="cursor-pointer text-sm">
                   <span class="font-semibold">{email.subject}</span> — {email.recipient}
                   <span class="ml-2 text-xs text-slate-500">
-                    {dateTime.format(email.createdAt)} · {OUTBOX_STATUS[email.status]}
+                    {dateTime.format(email.createdAt)} ·{" "}
+                    {!smtp && email.status === "pending" ? OUTBOX_KEPT : OUTBOX_STATUS[email.status]}
                   </span>
                 </summary>
                 <p class="mt-3">

@@ -67,7 +67,7 @@ export function DashboardLayout(
   },
 ) {
   return (
-    <div class="min-h-screen bg-slate-50">
+    <div class="min-h-screen bg-slate-50" data-dashboard>
       <input type="checkbox" id="drawer-folded" class="sr-only" aria-label="Replier le menu" />
       <header
         class={`sticky top-0 z-30 flex h-14 items-center gap-3 px-4 text-white shadow ${

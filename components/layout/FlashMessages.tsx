@@ -15,7 +15,7 @@ export function FlashMessages(
   if (messages.length === 0) return null;
   return (
     <div
-      class="pointer-events-none fixed right-4 top-4 z-50 w-80 max-w-[calc(100vw-2rem)]"
+      class="flash-stack pointer-events-none fixed right-4 top-4 z-50 w-80 max-w-[calc(100vw-2rem)]"
       aria-live="polite"
     >
       {messages.slice(0, 5).map((flash, i) => (

@@ -9,6 +9,7 @@ import {
   type LogFilters,
   type LogStats,
   type LogType,
+  serviceLabel,
 } from "../../lib/ops/rules.ts";
 
 const dateTime = new Intl.DateTimeFormat("fr-FR", {
@@ -79,7 +80,7 @@ export function Filters({ filters, services, onChange, disabled }: {
           onChange={(e) => onChange({ service: (e.target as HTMLSelectElement).value })}
         >
           <option value="">{LOG_MESSAGES.allServices}</option>
-          {services.map((s) => <option key={s} value={s}>{s}</option>)}
+          {services.map((s) => <option key={s} value={s}>{serviceLabel(s)}</option>)}
         </select>
       </label>
       <label class="flex flex-col text-sm">
@@ -99,15 +100,17 @@ export function Filters({ filters, services, onChange, disabled }: {
   );
 }
 
-export function LogTable({ logs, onDelete, busyId }: {
+export function LogTable({ logs, onDelete, busyId, filtered = false }: {
   logs: LogEntry[];
+  /** A service or type filter is set: an empty list says the filters match nothing. */
+  filtered?: boolean;
   onDelete: (log: LogEntry) => void;
   busyId: number | null;
 }) {
   if (logs.length === 0) {
     return (
       <p class="rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center text-slate-500">
-        {LOG_MESSAGES.empty}
+        {filtered ? LOG_MESSAGES.noMatch : LOG_MESSAGES.empty}
       </p>
     );
   }
@@ -130,11 +133,13 @@ export function LogTable({ logs, onDelete, busyId }: {
                 {dateTime.format(log.createdAt * 1000)}
                 {/* On a phone, service and type go under the date: three columns fit 390 px. */}
                 <span class="mt-1 flex flex-wrap items-center gap-1 sm:hidden">
-                  <span class="font-mono text-xs">{log.service}</span>
+                  <span class="text-xs" title={log.service}>{serviceLabel(log.service)}</span>
                   <TypeChip type={log.type} />
                 </span>
               </td>
-              <td class="hidden px-4 py-3 font-mono text-xs sm:table-cell">{log.service}</td>
+              <td class="hidden px-4 py-3 text-xs sm:table-cell" title={log.service}>
+                {serviceLabel(log.service)}
+              </td>
               <td class="hidden px-4 py-3 sm:table-cell">
                 <TypeChip type={log.type} />
               </td>

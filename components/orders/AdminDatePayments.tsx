@@ -2,7 +2,7 @@
 // for it): its customer, status, card payments (refunded, overpayments refunded automatically) and its
 // documents — invoice, receipt, credit notes — to download (/quote/invoice/{id}).
 import { formatEuros } from "../../lib/money.ts";
-import { ORDER_STATUSES } from "../../lib/orders/rules.ts";
+import { orderStatusLabel } from "../../lib/orders/rules.ts";
 import type { DateOrderLedger } from "../../lib/orders/store.ts";
 
 const DOCUMENT_LABELS: Record<string, string> = { FA: "Facture", RE: "Reçu", AV: "Avoir" };
@@ -36,7 +36,9 @@ export function AdminDatePayments({ orders }: { orders: DateOrderLedger[] }) {
                 <tr key={o.orderId} class="border-b align-top">
                   <td class="p-2">n° {o.orderId}</td>
                   <td class="p-2">{o.customer ?? "—"}</td>
-                  <td class="p-2">{ORDER_STATUSES[o.status]}</td>
+                  <td class="p-2" data-testid="admin-order-status">
+                    {orderStatusLabel(o.status, o.payments)}
+                  </td>
                   <td class="p-2">
                     <ul>
                       {o.payments.map((p) => (

@@ -3,6 +3,7 @@
 // pending; the receipt and the invoice once the checkout issued them (§4: invoice when invoiced, receipt
 // unless canceled).
 import { PageTitle } from "../dashboard/parts.tsx";
+import { STACKED } from "../ui/stacked_table.ts";
 import { Island } from "../Island.tsx";
 import SessionShareButton from "../../islands/SessionShareButton.tsx";
 import { formatEuros } from "../../lib/money.ts";
@@ -36,12 +37,9 @@ export function CustomerSessionsPage(
             Vous ne pouvez plus participer ? Écrivez-nous à{" "}
             <a href={`mailto:${supportEmail}`} class="underline">{supportEmail}</a>.
           </p>
-          <div class="overflow-x-auto rounded-lg">
-            <table
-              class="w-full min-w-[36rem] border-collapse bg-white text-sm"
-              data-testid="customer-registrations"
-            >
-              <thead>
+          <div class={STACKED.wrap}>
+            <table class={`${STACKED.table} sm:min-w-[36rem]`} data-testid="customer-registrations">
+              <thead class={STACKED.thead}>
                 <tr class="border-b text-left">
                   <th class="p-2">Session</th>
                   <th class="p-2">Places</th>
@@ -51,26 +49,28 @@ export function CustomerSessionsPage(
                   <th class="p-2">Actions</th>
                 </tr>
               </thead>
-              <tbody>
+              <tbody class={STACKED.tbody}>
                 {registrations.map((r) => {
                   const status = REGISTRATION_STATUSES[r.status];
                   return (
-                    <tr key={r.id} class="border-b">
-                      <td class="p-2">
+                    <tr key={r.id} class={STACKED.row}>
+                      <td class={STACKED.head}>
                         <span class="font-semibold">{r.session.title}</span>
                         <br />
                         {formatDateTime(r.dtstart)}
                       </td>
-                      <td class="p-2">{r.quantity}</td>
-                      <td class="p-2">{r.discountCents > 0 ? formatEuros(r.discountCents) : "—"}</td>
-                      <td class="p-2">{formatEuros(r.amountCents)}</td>
-                      <td class="p-2">
+                      <td class={STACKED.cell} data-label="Places">{r.quantity}</td>
+                      <td class={STACKED.cell} data-label="Réduction">
+                        {r.discountCents > 0 ? formatEuros(r.discountCents) : "—"}
+                      </td>
+                      <td class={STACKED.cell} data-label="Montant">{formatEuros(r.amountCents)}</td>
+                      <td class={STACKED.cell} data-label="Statut">
                         <span class={`rounded-full px-3 py-1 text-xs font-semibold ${CHIP[status.color]}`}>
                           {status.label}
                         </span>
                       </td>
-                      <td class="p-2">
-                        <div class="flex flex-wrap items-center gap-2">
+                      <td class={STACKED.cell} data-label="Actions">
+                        <div class="flex flex-wrap items-center gap-2 max-sm:justify-end">
                           {r.receiptUrl && (
                             <a
                               href={r.receiptUrl}
@@ -87,6 +87,15 @@ export function CustomerSessionsPage(
                               data-testid="registration-invoice"
                             >
                               Facture
+                            </a>
+                          )}
+                          {r.creditNoteUrl && (
+                            <a
+                              href={r.creditNoteUrl}
+                              class="rounded-full border border-slate-300 px-3 py-1 text-xs font-semibold hover:bg-slate-50"
+                              data-testid="registration-credit-note"
+                            >
+                              Avoir
                             </a>
                           )}
                         </div>

@@ -2,6 +2,7 @@
 // fill (sold / held / left) and quick actions — edit, close or reopen, cancel (a confirmation dialog),
 // attendees, CSV, sign-in sheet — as a table on wide screens and cards on phones, like the deals list.
 import { Island } from "../Island.tsx";
+import DateCloseButton from "../../islands/DateCloseButton.tsx";
 import DateCancelButton from "../../islands/DateCancelButton.tsx";
 import { EmptyState, PageTitle } from "../dashboard/parts.tsx";
 import { formatDateTime, OPS_MESSAGES } from "../../lib/sessions/rules.ts";
@@ -74,9 +75,7 @@ export function DateActions({ date, label, back }: {
     <div class="flex min-w-[16rem] flex-wrap items-center justify-end gap-1.5">
       {back === "liste" && <a href={`${BASE}/date/${date.uuid}`} class={ACTION}>Modifier</a>}
       {live && date.state === "open" && (
-        <form method="post" action={action("fermer")}>
-          <button type="submit" class={ACTION} aria-label={`Fermer la date ${label}`}>Fermer</button>
-        </form>
+        <Island component={DateCloseButton} props={{ action: action("fermer"), label, class: ACTION }} />
       )}
       {live && date.state === "closed" && (
         <form method="post" action={action("rouvrir")}>

@@ -73,7 +73,8 @@ export function CartVoucher({ voucher, disabled, onChange, say }: {
       <label for="cart-voucher-code" class="block text-sm font-medium text-slate-700">
         Vous avez un bon cadeau ?
       </label>
-      <div class="mt-1 flex gap-2">
+      {/* The 19-character code stays whole: the button goes under it when the line is too narrow. */}
+      <div class="mt-1 flex flex-wrap gap-2">
         <input
           id="cart-voucher-code"
           name="code"
@@ -84,7 +85,7 @@ export function CartVoucher({ voucher, disabled, onChange, say }: {
           disabled={disabled}
           onInput={(e) =>
             setCode((e.target as HTMLInputElement).value)}
-          class="min-w-0 flex-1 rounded-lg border border-slate-300 px-3 py-2 font-mono uppercase"
+          class="min-w-[14rem] flex-1 rounded-lg border border-slate-300 px-3 py-2 font-mono uppercase"
         />
         <button
           type="submit"

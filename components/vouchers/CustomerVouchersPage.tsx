@@ -2,6 +2,7 @@
 // price fixed at 50 €, no company); the table lists promo code, PDF, for (target email), sent on (target
 // date, fr-FR), amount, invoice — plus what is left and until when it is valid (issue 12). Vouchers the
 // customer received are listed apart, with the same columns (no invoice: it is the buyer's).
+import { STACKED } from "../ui/stacked_table.ts";
 import { EmptyState, PageTitle } from "../dashboard/parts.tsx";
 import { Island } from "../Island.tsx";
 import VoucherPurchase from "../../islands/VoucherPurchase.tsx";
@@ -60,9 +61,9 @@ function VoucherTable({ title, vouchers, now, testId }: {
   return (
     <section class="mb-8">
       <h2 class="mb-3 text-lg font-semibold">{title}</h2>
-      <div class="overflow-x-auto rounded-lg">
-        <table class="w-full min-w-[44rem] border-collapse bg-white text-sm" data-testid={testId}>
-          <thead>
+      <div class={STACKED.wrap}>
+        <table class={`${STACKED.table} sm:min-w-[44rem]`} data-testid={testId}>
+          <thead class={STACKED.thead}>
             <tr class="border-b text-left">
               <th class="p-2">Code promo</th>
               <th class="p-2">PDF</th>
@@ -74,12 +75,12 @@ function VoucherTable({ title, vouchers, now, testId }: {
               <th class="p-2">Facture</th>
             </tr>
           </thead>
-          <tbody>
+          <tbody class={STACKED.tbody}>
             {vouchers.map((v) => {
               const state = voucherState(v, now);
               return (
-                <tr key={v.id} class="border-b align-top" data-voucher={v.id}>
-                  <td class="p-2">
+                <tr key={v.id} class={`${STACKED.row} align-top`} data-voucher={v.id}>
+                  <td class={STACKED.head}>
                     {v.code
                       ? (
                         <span class="whitespace-nowrap font-mono font-semibold" data-testid="voucher-code">
@@ -96,7 +97,7 @@ function VoucherTable({ title, vouchers, now, testId }: {
                       {state.label}
                     </span>
                   </td>
-                  <td class="p-2">
+                  <td class={STACKED.cell} data-label="PDF">
                     {v.pdfUrl
                       ? (
                         <a class="text-brand-700 underline" href={v.pdfUrl} target="_blank" rel="noopener">
@@ -105,20 +106,30 @@ function VoucherTable({ title, vouchers, now, testId }: {
                       )
                       : "—"}
                   </td>
-                  <td class="p-2">
-                    {v.recipientName}
-                    <br />
-                    <span class="text-slate-600">{v.recipientEmail}</span>
+                  <td class={STACKED.cell} data-label="Pour">
+                    <div class="min-w-0 break-words">
+                      {v.recipientName}
+                      <br />
+                      <span class="text-slate-600">{v.recipientEmail}</span>
+                    </div>
                   </td>
-                  <td class="p-2 whitespace-nowrap">{formatIsoDay(v.sendOn)}</td>
-                  <td class="p-2 whitespace-nowrap">{formatEuros(v.amount)}</td>
-                  <td class="p-2 whitespace-nowrap" data-testid="voucher-remaining">
+                  <td class={`${STACKED.cell} whitespace-nowrap`} data-label="Envoyé le">
+                    {formatIsoDay(v.sendOn)}
+                  </td>
+                  <td class={`${STACKED.cell} whitespace-nowrap`} data-label="Montant">
+                    {formatEuros(v.amount)}
+                  </td>
+                  <td
+                    class={`${STACKED.cell} whitespace-nowrap`}
+                    data-label="Restant"
+                    data-testid="voucher-remaining"
+                  >
                     {formatEuros(v.remaining)}
                   </td>
-                  <td class="p-2 whitespace-nowrap">
+                  <td class={`${STACKED.cell} whitespace-nowrap`} data-label="Validité">
                     {v.validUntil ? `Jusqu'au ${formatDay(v.validUntil)}` : "Après paiement"}
                   </td>
-                  <td class="p-2">
+                  <td class={STACKED.cell} data-label="Facture">
                     {v.invoiceUrl
                       ? (
                         <a

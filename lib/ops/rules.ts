@@ -34,6 +34,7 @@ export const LOG_MESSAGES = {
   allServices: "Tous les services",
   allTypes: "Tous les types",
   empty: "Aucun log pour le moment.",
+  noMatch: "Aucun log ne correspond à ces filtres.",
   deleted: "Log supprimé avec succès",
   confirmDelete: "Voulez-vous vraiment supprimer ce log ?",
   confirmCleanup: "Voulez-vous vraiment supprimer les logs de plus de 30 jours ?",
@@ -52,6 +53,35 @@ export const LOG_MESSAGES = {
   badPage: "Numéro de page invalide.",
   notAllowed: "La gestion des logs est réservée aux administrateurs.",
 } as const;
+
+/** What the page shows for a service (the API and the filter's value keep the raw id). */
+export const LOG_SERVICE_LABELS: Record<string, string> = {
+  accounts: "Comptes",
+  auth: "Connexion",
+  background: "Arrière-plan",
+  chat: "Messagerie",
+  cron: "Tâches planifiées",
+  deals: "Devis",
+  http: "Serveur web",
+  hubspot: "HubSpot",
+  impersonation: "Connexion en tant que",
+  jobs: "Tâches planifiées",
+  logs: "Logs",
+  mail: "Emails",
+  outbox: "File de tâches",
+  partners: "Partenaires",
+  payments: "Paiements",
+  sessions: "Ateliers",
+  smtp: "SMTP",
+  stripe: "Stripe",
+  vouchers: "Bons cadeaux",
+  worker: "File de tâches",
+};
+
+/** The French name of a log's service; an unknown one shows as it is. */
+export function serviceLabel(service: string): string {
+  return Object.hasOwn(LOG_SERVICE_LABELS, service) ? LOG_SERVICE_LABELS[service] : service;
+}
 
 export interface LogStats {
   total: number;

@@ -12,6 +12,18 @@ export const ORDER_STATUSES: Record<OrderStatus, string> = {
   expired: "Expirée",
 };
 
+/** The admin's label of an order: a paid order whose card payments were given back (a canceled date)
+ * reads 'Remboursée', or 'Remboursée en partie' (overpayments, refunded on their own, do not count). */
+export function orderStatusLabel(
+  status: OrderStatus,
+  payments: { amount: number; refunded: number; overpayment: boolean }[],
+): string {
+  const paid = payments.filter((p) => !p.overpayment);
+  const refunded = paid.reduce((sum, p) => sum + p.refunded, 0);
+  if (status !== "paid" || refunded <= 0) return ORDER_STATUSES[status];
+  return refunded >= paid.reduce((sum, p) => sum + p.amount, 0) ? "Remboursée" : "Remboursée en partie";
+}
+
 export const CHECKOUT_MESSAGES = {
   customersOnly:
     "Seuls les clients peuvent régler une réservation. Veuillez vous connecter avec un compte client.",
@@ -28,7 +40,7 @@ export const CHECKOUT_MESSAGES = {
   refunding:
     "Les places de cette réservation ne sont plus disponibles : votre paiement vous est remboursé intégralement, un avoir vous sera adressé.",
   successTitle: "Merci, votre réservation est confirmée !",
-  successText: "Vos places sont réservées. Retrouvez votre reçu et votre facture dans 'Vos sessions'.",
+  successText: "Retrouvez votre reçu et votre facture dans 'Vos sessions'.",
   toSessions: "Voir mes sessions",
   documentNotAvailable: "Ce document n'est pas disponible pour cette inscription.",
   registrationNotFound: "Cette inscription n'existe pas.",

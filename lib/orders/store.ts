@@ -255,13 +255,15 @@ export async function orderCustomer(tx: Tx, userId: string): Promise<OrderCustom
 export async function registrationDocument(
   tx: Tx,
   registrationId: string,
-  series: "FA" | "RE",
+  series: "FA" | "RE" | "AV",
 ): Promise<{ status: string; document: BillingDocument | null } | null> {
+  // Credit notes are per refund, not per registration: of an order's credit notes, the one for this
+  // registration's amount comes first (an order with several canceled dates has several).
   const [row] = await tx<{ status: string; document: BillingDocument | null }>`
     select g.status,
       (select i.document from public.invoices i left join public.deal_payments p on p.id = i.payment_id
        where i.order_id = g.order_id and i.series = ${series} and coalesce(not p.overpayment, true)
-       order by i.issued_at desc limit 1) as document
+       order by (${series} = 'AV' and abs(i.total_ttc) = g.amount) desc, i.issued_at desc limit 1) as document
     from public.registrations g where g.id = ${registrationId}::uuid`;
   return row ?? null;
 }

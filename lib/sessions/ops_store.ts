@@ -116,6 +116,10 @@ export function attendeesOfDate(tx: Tx, dateId: number): Promise<Attendee[]> {
       case when r.status = 'invoiced' then r.amount - r.discount_amount else 0 end::bigint as paid
     from public.registrations r left join public.users u on u.id = r.user_id
     where r.date_id = ${dateId}
+      -- A checkout abandoned or replaced before any payment (no money ever taken) is not a booking: left
+      -- out, as 'Vos sessions' does (lib/sessions/store.ts ownRegistrations).
+      and (r.status <> 'canceled' or r.order_id is null
+           or exists (select from public.deal_payments p where p.order_id = r.order_id))
     order by u.lastname, u.firstname, r.created_at`;
 }
 

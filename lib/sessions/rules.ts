@@ -126,7 +126,13 @@ export const REGISTRATION_STATUSES: Record<
 };
 
 export function registrationActions(status: RegistrationStatus) {
-  return { invoice: status === "invoiced", receipt: status !== "canceled", share: status === "pending" };
+  return {
+    invoice: status === "invoiced",
+    receipt: status !== "canceled",
+    share: status === "pending",
+    // A canceled paid registration: the credit note of its refund (the cancel email promises it).
+    creditNote: status === "canceled",
+  };
 }
 
 /** The dates a page shows first: the next PAGE_DATES, and the selected one wherever it is. */
@@ -239,6 +245,9 @@ export const OPS_MESSAGES = {
   cannotReopenCanceled: "Une date annulée ne peut pas être rouverte.",
   cancelByAction:
     "Pour annuler une date, utilisez le bouton « Annuler la date » : il prévient et rembourse les inscrits.",
+  closeConfirmTitle: "Fermer cette date ?",
+  closeConfirm:
+    "Plus personne ne pourra réserver cette date : elle s'affichera « COMPLET ». Les inscrits gardent leurs places et vous pourrez la rouvrir.",
   cancelConfirmTitle: "Annuler cette date ?",
   cancelConfirm:
     "Les inscrits seront prévenus par email et remboursés, les paniers en cours libérés et les alertes arrêtées. Cette action ne peut pas être annulée.",

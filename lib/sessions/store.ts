@@ -320,9 +320,11 @@ export interface CustomerRegistrationRow {
   /** Its order's receipt and invoice are issued (the checkout's documents). */
   hasReceipt: boolean;
   hasInvoice: boolean;
+  /** A credit note (AV) was issued for its order's refund. */
+  hasCreditNote: boolean;
 }
 
-/** The caller's registrations (RLS: its own), newest date first. */
+/** The caller's registrations (RLS: its own), newest booking first. */
 export function ownRegistrations(tx: Tx): Promise<CustomerRegistrationRow[]> {
   // A checkout abandoned or replaced before any payment (its registrations canceled) is not shown.
   return tx<CustomerRegistrationRow>`
@@ -330,12 +332,13 @@ export function ownRegistrations(tx: Tx): Promise<CustomerRegistrationRow[]> {
       d.dtstart, s.title as "sessionTitle", s.slug as "sessionSlug",
       exists (select from public.invoices i where i.order_id = r.order_id and i.series = 'RE') as "hasReceipt",
       exists (select from public.invoices i where i.order_id = r.order_id and i.series = 'FA' and i.kind = 'full')
-        as "hasInvoice"
+        as "hasInvoice",
+      exists (select from public.invoices i where i.order_id = r.order_id and i.series = 'AV') as "hasCreditNote"
     from public.registrations r
     join public.session_dates d on d.id = r.date_id
     join public.workshop_sessions s on s.id = d.session_id
     where r.user_id = (select auth.uid())
       and (r.status <> 'canceled' or r.order_id is null
            or exists (select from public.deal_payments p where p.order_id = r.order_id))
-    order by d.dtstart desc, r.created_at desc`;
+    order by r.created_at desc, d.dtstart desc`;
 }

@@ -16,6 +16,11 @@ test(
     await first.getByRole("button", { name: "Une place de plus" }).click();
     await first.getByRole("button", { name: "Réserver" }).click();
     await expect(page.getByTestId("notice")).toContainText("Places réservées");
+    // The header's cart link follows without a reload.
+    await expect(page.locator("[data-testid=header-cart]:visible")).toHaveAttribute(
+      "aria-label",
+      "Mon panier : 2 places",
+    );
 
     await page.goto("/panier");
     await expect(page.getByTestId("cart-total")).toHaveText(/88,00\s€/);
@@ -25,11 +30,15 @@ test(
     await expect(payment.getByTestId("pay-submit")).toHaveText(/Payer 88,00\s€/);
     await page.screenshot({ path: testInfo.outputPath("panier-paiement-1280.png"), fullPage: true });
     await payment.getByRole("button", { name: /4242 4242 4242 4242/ }).click();
+    // On a phone the cart collapses into the success block: it is brought into view, the header's
+    // cart link goes.
+    await page.setViewportSize({ width: 390, height: 844 });
     await payment.getByTestId("pay-submit").click();
     const done = page.getByTestId("checkout-done");
     await expect(done).toContainText(CHECKOUT_MESSAGES.successTitle);
     await expect(done).toContainText(CHECKOUT_MESSAGES.paid);
-    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(done.getByRole("link", { name: CHECKOUT_MESSAGES.toSessions })).toBeInViewport();
+    await expect(page.locator("[data-testid=header-cart]:visible")).toHaveCount(0);
     await page.screenshot({ path: testInfo.outputPath("panier-paye-390.png"), fullPage: true });
 
     await done.getByRole("link", { name: CHECKOUT_MESSAGES.toSessions }).click();

@@ -147,5 +147,8 @@ httpTest("admins see the email outbox, but never password-reset links", async ()
   assertEquals(page.status, 200);
   assert(page.text.includes("Votre devis est prêt"));
   assertEquals(page.text.includes("Réinitialisation de votre mot de passe"), false);
+  // No SMTP_URL in the tests: a waiting email reads as kept on purpose, not as a failure.
+  assert(page.text.includes('data-testid="outbox-no-smtp"'));
+  assert(page.text.includes("Conservé ici (pas de serveur SMTP)"));
   assertEquals(page.text.includes("/reset-password/"), false);
 });

@@ -152,6 +152,9 @@ checkoutTest(
     assertEquals(regs.map((r) => [r.status, r.quantity, Number(r.amount)]), [["pending", 2, 11400]]);
     const confirmed = await pay(client, intent.paymentIntentId);
     assertEquals([confirmed.paymentStatus, confirmed.message], ["succeeded", CHECKOUT_MESSAGES.paid]);
+    // The cart page says it in its success block: no flash repeats it on the next page ('Vos sessions').
+    const next = await client.get("/dashboard/client/sessions");
+    assert(!next.text.includes(CHECKOUT_MESSAGES.paid), "the payment's success is not said twice");
     regs = await registrationsOf(id);
     assertEquals(regs.map((r) => r.status), ["invoiced"]);
     assertEquals(await placesLeft(date.uuid), 3, "the held places are sold, not given back");
@@ -439,6 +442,21 @@ checkoutTest(
     // Canceled: the customer no longer gets the receipt (§4), the admin still does.
     assertEquals((await download(client, `/api/customer/registration/receipt/${reg.id}`)).status, 404);
     assertEquals((await download(admin, `/api/customer/registration/receipt/${reg.id}`)).status, 200);
+    // The cancel email promises the credit note: 'Vos sessions' offers it on the canceled row, for its
+    // customer and admins only (another customer reads no such registration, partners are refused).
+    const creditNote = `/api/customer/registration/credit-note/${reg.id}`;
+    const page = await client.get("/dashboard/client/sessions");
+    assertMatch(page.text, new RegExp(`href="${creditNote}"[^>]*data-testid="registration-credit-note"`));
+    const note = await download(client, creditNote);
+    assertEquals([note.status, note.headers.get("content-type")], [200, "application/pdf"]);
+    assertMatch(await pdfText(note.bytes), /Avoir/i);
+    assertEquals((await download(admin, creditNote)).status, 200);
+    assertEquals((await download((await newCustomer()).client, creditNote)).status, 404);
+    assertEquals((await download(await as("partenaire@example.fr"), creditNote)).status, 403);
+    assertEquals((await download(new Client({ ip: freshIp() }), creditNote)).status, 401);
+    // The admin's date page: the order reads refunded, not 'Réglée'.
+    const datePage = await admin.get(`/dashboard/admin/ateliers/date/${date.uuid}`);
+    assertMatch(datePage.text, /data-testid="admin-order-status">Remboursée</);
   },
 );
 

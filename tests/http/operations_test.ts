@@ -17,7 +17,7 @@
 //   * in: POST /api/webhooks/hubspot verified against HubSpot's v3 recipe computed here with
 //     node:crypto (wrong secret, old timestamp, modified body → 401); a deal created or changed in
 //     HubSpot is imported or updated here, once, without being pushed back.
-import { assert, assertEquals } from "../support/assert.ts";
+import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { Client, httpTest, ORIGIN, testEnv } from "../support/app.ts";
 import { systemQuery } from "../support/db.ts";
 import type { LogsData } from "../../lib/ops/rules.ts";
@@ -162,6 +162,13 @@ httpTest("logs: stats, services, filters and pages of 50, newest first", async (
   const html = await admin.get(`/dashboard/admin/logs?service=${service}&type=warning`);
   assertEquals(html.status, 200);
   assert(html.text.includes("Message n°3"));
+  // Services read in French (the filter's value keeps the id); a filter matching nothing says so.
+  await insertLogs("vouchers", "info", 1);
+  const named = await admin.get("/dashboard/admin/logs?service=vouchers");
+  assertMatch(named.text, /<option[^>]*value="vouchers"[^>]*>Bons cadeaux<\/option>/);
+  const nothing = await admin.get("/dashboard/admin/logs?service=t-nothing-here");
+  assert(nothing.text.includes("Aucun log ne correspond à ces filtres."), "filtered: not 'pour le moment'");
+  assert(!nothing.text.includes("Aucun log pour le moment."));
 });
 
 httpTest("logs: delete one row; clean rows older than 30 days (admin and nightly job)", async () => {

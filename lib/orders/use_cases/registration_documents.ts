@@ -1,5 +1,6 @@
-// GET /api/customer/registration/receipt/{id} and /invoice/{id} (spec 000 §7 'Downloads'): the receipt
-// (RE, a plain PDF) or the invoice (FA, Factur-X) of the order a registration was paid by. Only the
+// GET /api/customer/registration/receipt/{id}, /invoice/{id} and /credit-note/{id} (spec 000 §7
+// 'Downloads'): the receipt (RE, a plain PDF), the invoice (FA, Factur-X) of the order a registration was
+// paid by, or the credit note (AV, Factur-X) of its refund once an admin canceled it. Only the
 // registration's customer and admins: partners 403; another customer reads no such registration (RLS:
 // 404). The customer's row offers the invoice once invoiced and the receipt unless canceled
 // (registrationActions, §4); admins read both whatever the status.
@@ -13,26 +14,28 @@ import { registrationActions, type RegistrationStatus } from "../../sessions/rul
 import { CHECKOUT_MESSAGES } from "../rules.ts";
 import { registrationDocument } from "../store.ts";
 
+const SERIES = { receipt: "RE", invoice: "FA", "credit-note": "AV" } as const;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function registrationPdf(
   deps: Deps,
   actor: Actor,
   id: string,
-  what: "receipt" | "invoice",
+  what: "receipt" | "invoice" | "credit-note",
 ): Promise<{ fileName: string; bytes: Uint8Array }> {
   const viewer = requireRole(actor, ["Customer", "Admin"]);
   if (!UUID.test(id)) throw new AppError("not_found", CHECKOUT_MESSAGES.registrationNotFound);
   const row = await transactionAs(
     deps.db,
     viewer,
-    (tx) => registrationDocument(tx, id.toLowerCase(), what === "receipt" ? "RE" : "FA"),
+    (tx) => registrationDocument(tx, id.toLowerCase(), SERIES[what]),
   );
   if (!row) throw new AppError("not_found", CHECKOUT_MESSAGES.registrationNotFound);
-  const offered = registrationActions(row.status as RegistrationStatus)[what];
+  const offered =
+    registrationActions(row.status as RegistrationStatus)[what === "credit-note" ? "creditNote" : what];
   if (!row.document || (viewer.user.type === "Customer" && !offered)) {
     throw new AppError("not_found", CHECKOUT_MESSAGES.documentNotAvailable);
   }
-  const bytes = what === "invoice" ? await renderInvoicePdf(row.document) : await renderPdf(row.document);
+  const bytes = what !== "receipt" ? await renderInvoicePdf(row.document) : await renderPdf(row.document);
   return { fileName: fileName(row.document), bytes };
 }

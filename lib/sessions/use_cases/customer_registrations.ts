@@ -19,6 +19,8 @@ export interface CustomerRegistration {
   /** Download addresses, when the document exists and §4 offers it for the status. */
   receiptUrl: string | null;
   invoiceUrl: string | null;
+  /** The credit note of a canceled paid registration's refund, once issued. */
+  creditNoteUrl: string | null;
 }
 
 export async function customerRegistrations(deps: Deps, actor: Actor): Promise<CustomerRegistration[]> {
@@ -37,6 +39,9 @@ export async function customerRegistrations(deps: Deps, actor: Actor): Promise<C
       : null,
     invoiceUrl: row.hasInvoice && registrationActions(row.status).invoice
       ? `/api/customer/registration/invoice/${row.id}`
+      : null,
+    creditNoteUrl: row.hasCreditNote && registrationActions(row.status).creditNote
+      ? `/api/customer/registration/credit-note/${row.id}`
       : null,
   }));
 }
