@@ -65,9 +65,25 @@ Deno.test("registration statuses (§4): labels, colours and the actions each row
   assertEquals(REGISTRATION_STATUSES.pending, { label: "En attente", color: "warning" });
   assertEquals(REGISTRATION_STATUSES.invoiced, { label: "Facturé", color: "success" });
   assertEquals(REGISTRATION_STATUSES.canceled, { label: "Annulé", color: "error" });
-  assertEquals(registrationActions("pending"), { invoice: false, receipt: true, share: true });
-  assertEquals(registrationActions("invoiced"), { invoice: true, receipt: true, share: false });
-  assertEquals(registrationActions("canceled"), { invoice: false, receipt: false, share: false });
+  assertEquals(registrationActions("pending"), {
+    invoice: false,
+    receipt: true,
+    share: true,
+    creditNote: false,
+  });
+  assertEquals(registrationActions("invoiced"), {
+    invoice: true,
+    receipt: true,
+    share: false,
+    creditNote: false,
+  });
+  // A canceled row offers its credit note (when one was issued: the page checks that).
+  assertEquals(registrationActions("canceled"), {
+    invoice: false,
+    receipt: false,
+    share: false,
+    creditNote: true,
+  });
 });
 
 Deno.test("share links, Paris dates and countdowns", () => {
