@@ -15,6 +15,7 @@ import { openPaymentProvider } from "./lib/payments/open.ts";
 import { createApp } from "./routes/_app.tsx";
 import { createSessionCache, followSessionNotices } from "./lib/auth/session_cache.ts";
 import { chatHubOf } from "./lib/chat/hub.ts";
+import { createHealth } from "./lib/health/state.ts";
 
 export async function start() {
   const config = loadConfig();
@@ -37,6 +38,7 @@ export async function start() {
     storage: openStorage(config),
     payments: openPaymentProvider(config, db),
     sessions,
+    health: createHealth(),
   };
   // The chat's one listener for this instance (LISTEN app_chat), fanning out to its open streams.
   const chatHub = await chatHubOf(db, (error) => logger.error("chat", String(error)));

@@ -6,6 +6,7 @@ import type { Database } from "./db/database.ts";
 import type { Logger } from "./log/logger.ts";
 import type { Storage } from "./storage/storage.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
+import type { Health } from "./health/state.ts";
 
 export interface Deps {
   config: Config;
@@ -18,6 +19,8 @@ export interface Deps {
   /** Sessions resolved a moment ago (lib/auth/session_cache.ts); without it every request looks its
    * session up. */
   sessions?: SessionCache;
+  /** This instance's health signals (worker heartbeat, LISTEN state) for /readyz and /metrics. */
+  health?: Health;
 }
 
 /** Work started after the answer has left (so that its duration reveals nothing to the caller).
