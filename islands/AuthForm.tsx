@@ -4,7 +4,7 @@
 // (a long registration form in a dialog otherwise hides its errors). On success it dispatches an
 // `after-login` event and, unless embedded with `stayOnPage`, goes to /after/login.
 import { useEffect, useRef, useState } from "react";
-import { api, ApiError, postField } from "../components/ui/api.ts";
+import { api, ApiError, postField, submitOnce } from "../components/ui/api.ts";
 import { keepNoticeForReload } from "../components/payments/client.ts";
 import { loginInvitation } from "../lib/payments/rules.ts";
 import { errorId, FieldError, fieldId, FormNotice, TextField } from "../components/form/Field.tsx";
@@ -173,7 +173,7 @@ export default function AuthForm(
     setBusy(true);
     setFormError("");
     try {
-      done(await api("POST", "/api/security/registration", payload));
+      done(await submitOnce("/api/security/registration", payload));
     } catch (error) {
       fail(error, "Une erreur est survenue lors de l'inscription.");
     } finally {

@@ -6,7 +6,7 @@
 // own tab open): the island says so (POST /api/chat/read), which the unread digest email relies on.
 // The server decides who may read and write.
 import { useEffect, useRef, useState } from "react";
-import { api, ApiError } from "../components/ui/api.ts";
+import { api, ApiError, submitOnce } from "../components/ui/api.ts";
 import { ChatCard } from "../components/chat/ChatCard.tsx";
 import { ChatEntry } from "../components/chat/ChatEntry.tsx";
 import {
@@ -139,7 +139,7 @@ export default function DealChat({ dealId, viewer, messages: initial }: DealChat
     setSending(true);
     setError(null);
     try {
-      const answer = await api<{ results: ChatMessage }>("POST", "/api/chat/messages", {
+      const answer = await submitOnce<{ results: ChatMessage }>("/api/chat/messages", {
         entityId: dealId,
         entityType: CHAT_ENTITY_TYPE,
         type: "message",

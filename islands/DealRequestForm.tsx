@@ -5,7 +5,7 @@
 // the same form posts to /demande-de-devis and the page answers. Its fields and sections are in
 // components/deals/request/.
 import { useState } from "react";
-import { api, ApiError } from "../components/ui/api.ts";
+import { ApiError, submitOnce } from "../components/ui/api.ts";
 import { BUTTON_PRIMARY, fieldId, FormNotice } from "../components/form/Field.tsx";
 import {
   EMPTY_REQUEST,
@@ -19,6 +19,7 @@ import {
 import { Estimate } from "../components/deals/request/Estimate.tsx";
 import { estimateFromJson, type RequestEstimateJson } from "../lib/deals/estimate.ts";
 import { FORM } from "../components/deals/request/fields.tsx";
+import { IDEMPOTENCY_FIELD } from "../lib/idempotency/rules.ts";
 import {
   BarSection,
   ContactSection,
@@ -36,6 +37,8 @@ export interface DealRequestFormProps {
   errors?: Partial<Record<string, string>>;
   formError?: string;
   outcome?: RequestOutcome | null;
+  /** The Idempotency-Key of a post without JavaScript (a hidden field, rendered by the server). */
+  idempotencyKey?: string;
 }
 
 type Errors = Partial<Record<string, string>>;
@@ -86,8 +89,7 @@ export default function DealRequestForm(props: DealRequestFormProps) {
     setBusy(true);
     setFormError("");
     try {
-      const answer = await api<{ results: { token: string; estimate: RequestEstimateJson } }>(
-        "POST",
+      const answer = await submitOnce<{ results: { token: string; estimate: RequestEstimateJson } }>(
         "/api/deal/request",
         requestPayload(values),
       );
@@ -144,6 +146,7 @@ export default function DealRequestForm(props: DealRequestFormProps) {
       data-testid="deal-request-form"
     >
       {formError && <FormNotice type="error" testId="form-error">{formError}</FormNotice>}
+      {props.idempotencyKey && <input type="hidden" name={IDEMPOTENCY_FIELD} value={props.idempotencyKey} />}
 
       <EventSection form={form} today={props.today} />
       <PlaceSection form={form} cities={props.cities} />

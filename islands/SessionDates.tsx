@@ -4,7 +4,7 @@
 // 'Partage ta session !' (500 px) and the seat-alert dialog. Rendered on the server with real forms,
 // so that a visitor without JavaScript books with the same POST; with JavaScript the calls are JSON.
 import { useEffect, useState } from "react";
-import { api, ApiError } from "../components/ui/api.ts";
+import { api, ApiError, submitOnce } from "../components/ui/api.ts";
 import { refreshHeaderCart } from "../components/layout/header_cart.ts";
 import { Dialog } from "../components/ui/Dialog.tsx";
 import { Notice, type NoticeState } from "../components/ui/Notice.tsx";
@@ -80,7 +80,7 @@ export default function SessionDates({ slug, offers: initial, start, end, more =
     if (busy) return;
     setBusy(true);
     try {
-      const answer = await api<{ message: string; results: { placesLeft: number } }>("POST", offer.url, {
+      const answer = await submitOnce<{ message: string; results: { placesLeft: number } }>(offer.url, {
         session: offer.session_id,
         timestamp: offer.timestamp,
         quantity,

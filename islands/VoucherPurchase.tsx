@@ -7,7 +7,7 @@
 import { useState } from "react";
 import type { ComponentType } from "preact";
 import { Dialog } from "../components/ui/Dialog.tsx";
-import { api, ApiError } from "../components/ui/api.ts";
+import { ApiError, submitOnce } from "../components/ui/api.ts";
 import { Notice, type NoticeState } from "../components/ui/Notice.tsx";
 import type { PaymentFormProps } from "../components/payments/PaymentForm.tsx";
 import { formatEuros } from "../lib/money.ts";
@@ -97,7 +97,7 @@ function PurchaseFlow(
     onBusy(true);
     try {
       const [{ results }, module] = await Promise.all([
-        api<{ results: VoucherIntent }>("POST", "/api/customer/discounts", form),
+        submitOnce<{ results: VoucherIntent }>("/api/customer/discounts", form),
         import("../components/payments/PaymentForm.tsx"),
       ]);
       setPayment(() => module.default);

@@ -42,7 +42,9 @@ export type SystemReason =
   | "intake"
   | "payments"
   // Gift vouchers: created, activated and read by their code after the use case's checks.
-  | "vouchers";
+  | "vouchers"
+  // Idempotency keys: reserved, answered and released around a creating POST (lib/idempotency).
+  | "idempotency";
 
 export interface SystemActor {
   kind: "system";

@@ -2,6 +2,7 @@
 // guard (each use case checks what it needs).
 import { Hono } from "hono";
 import { type AppEnv, clientOf, type Ctx, field, readBody } from "../lib/http/context.ts";
+import { idempotent } from "../lib/http/idempotency.ts";
 import {
   addFlash,
   clearCartCookie,
@@ -92,7 +93,7 @@ export const authRoutes = new Hono<AppEnv>()
     }
     return signedIn(c, result);
   })
-  .post("/api/security/registration", async (c) => {
+  .post("/api/security/registration", idempotent(), async (c) => {
     const input = parseInput(registrationSchema(today()), await readBody(c), REGISTRATION_INVALID);
     const result = await register(c.var.deps, clientOf(c), input);
     await addFlash(c, "success", "Bienvenue ! Votre compte a bien été créé.");

@@ -5,6 +5,7 @@ import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { type AppEnv, readBody, success } from "../lib/http/context.ts";
 import { requireUser } from "../lib/http/guards.ts";
+import { idempotent } from "../lib/http/idempotency.ts";
 import { parsePost, parseRead, parseThread } from "../lib/chat/input.ts";
 import { listMessages } from "../lib/chat/use_cases/list_messages.ts";
 import { postMessage } from "../lib/chat/use_cases/post_message.ts";
@@ -20,7 +21,7 @@ export const chatApiRoutes = new Hono<AppEnv>()
   .get("/messages", async (c) => {
     return success(c, await listMessages(c.var.deps, c.var.actor, parseThread(c.req.query())));
   })
-  .post("/messages", async (c) => {
+  .post("/messages", idempotent(), async (c) => {
     return success(c, await postMessage(c.var.deps, c.var.actor, parsePost(await readBody(c))));
   })
   .post("/read", async (c) => {

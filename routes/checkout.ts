@@ -6,6 +6,7 @@ import { Hono } from "hono";
 import { type AppEnv, readBody, success } from "../lib/http/context.ts";
 import type { Ctx } from "../lib/http/context.ts";
 import { requireUser } from "../lib/http/guards.ts";
+import { idempotent } from "../lib/http/idempotency.ts";
 import { checkoutCart } from "../lib/orders/use_cases/checkout.ts";
 import { registrationPdf } from "../lib/orders/use_cases/registration_documents.ts";
 import { cancelRegistration } from "../lib/orders/use_cases/cancel_registration.ts";
@@ -25,7 +26,7 @@ function pdf(c: Ctx, file: { fileName: string; bytes: Uint8Array }) {
 export const checkoutRoutes = new Hono<AppEnv>()
   .use("/api/customer/registration/*", requireUser("api"))
   .use("/api/admin/registration/*", requireUser("api", ["Admin"]))
-  .post("/api/cart/checkout", async (c) => {
+  .post("/api/cart/checkout", idempotent(), async (c) => {
     const intent = await checkoutCart(c.var.deps, c.var.actor);
     return c.json({ status: "success", ...intent, results: intent });
   })

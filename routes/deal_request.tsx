@@ -4,6 +4,8 @@
 import { Hono } from "hono";
 import { type AppEnv, clientOf, type Ctx, readBody } from "../lib/http/context.ts";
 import { AppError } from "../lib/errors.ts";
+import { idempotent } from "../lib/http/idempotency.ts";
+import { newIdempotencyKey } from "../lib/idempotency/rules.ts";
 import { requestQuote } from "../lib/deals/use_cases/request_quote.ts";
 import { listCities } from "../lib/site/actions.ts";
 import { renderSitePage } from "../components/layout/render.tsx";
@@ -17,10 +19,22 @@ import {
 } from "../components/deals/request/rules.ts";
 import type { DealRequestFormProps } from "../islands/DealRequestForm.tsx";
 
-async function page(c: Ctx, form: Omit<DealRequestFormProps, "today" | "cities">, status = 200) {
+async function page(
+  c: Ctx,
+  form: Omit<DealRequestFormProps, "today" | "cities" | "idempotencyKey">,
+  status = 200,
+) {
   const cities = (await listCities(c.var.deps)).map((city) => city.name);
   const today = new Date().toISOString().slice(0, 10);
-  return renderSitePage(c, REQUEST_PAGE_TITLE, <RequestPage form={{ ...form, today, cities }} />, status);
+  // Each rendering of the form carries a new key for its post without JavaScript (a reload or a
+  // double submit of this rendering sends the same one: the same answer, one deal).
+  const idempotencyKey = newIdempotencyKey();
+  return renderSitePage(
+    c,
+    REQUEST_PAGE_TITLE,
+    <RequestPage form={{ ...form, today, cities, idempotencyKey }} />,
+    status,
+  );
 }
 
 /** A signed-in customer finds their name and email already filled in. */
@@ -41,7 +55,7 @@ export const dealRequestRoutes = new Hono<AppEnv>()
         ville: (c.req.query("ville") ?? "").trim().slice(0, 120),
       },
     }))
-  .post("/", async (c) => {
+  .post("/", idempotent(), async (c) => {
     const values = valuesFromForm(await readBody(c));
     try {
       const outcome = await requestQuote(c.var.deps, c.var.actor, clientOf(c), requestPayload(values));

@@ -5,6 +5,7 @@
 import { Hono } from "hono";
 import { type AppEnv, clientOf, idParam, readBody, success } from "../lib/http/context.ts";
 import { requireUser } from "../lib/http/guards.ts";
+import { idempotent } from "../lib/http/idempotency.ts";
 import { acceptDeal } from "../lib/deals/use_cases/accept_deal.ts";
 import { checkCocktailList } from "../lib/deals/use_cases/check_cocktail_list.ts";
 import { dealHistory } from "../lib/deals/use_cases/deal_history.ts";
@@ -27,7 +28,7 @@ import { recordManualPayment } from "../lib/payments/use_cases/manual_payment.ts
 const NOT_FOUND = DEAL_MESSAGES.notFound;
 
 export const dealsApiRoutes = new Hono<AppEnv>()
-  .post("/request", async (c) => {
+  .post("/request", idempotent(), async (c) => {
     const result = await requestQuote(c.var.deps, c.var.actor, clientOf(c), await readBody(c));
     return success(c, { ...result, estimate: estimateToJson(result.estimate) });
   })
@@ -86,7 +87,7 @@ export const dealsApiRoutes = new Hono<AppEnv>()
     const { deal, message } = await acceptDeal(c.var.deps, c.var.actor, idParam(c, "id", NOT_FOUND));
     return success(c, deal, message);
   })
-  .post("/:id/payments", async (c) => {
+  .post("/:id/payments", idempotent(), async (c) => {
     const id = idParam(c, "id", NOT_FOUND);
     const { message } = await recordManualPayment(c.var.deps, c.var.actor, id, await readBody(c));
     return success(c, await getDeal(c.var.deps, c.var.actor, id), message);

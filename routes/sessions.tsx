@@ -13,6 +13,7 @@ import {
   wantsJson,
 } from "../lib/http/context.ts";
 import { addFlash, newCartToken, readCartCookie, setCartCookie } from "../lib/http/cookies.ts";
+import { idempotent } from "../lib/http/idempotency.ts";
 import { AppError } from "../lib/errors.ts";
 import { renderSitePage } from "../components/layout/render.tsx";
 import { CataloguePage, SessionPage } from "../components/sessions/pages.tsx";
@@ -79,7 +80,7 @@ export const sessionRoutes = new Hono<AppEnv>()
     const { offers } = await listDates(c.var.deps, c.var.actor, slugParam(c), body);
     return success(c, offers);
   })
-  .post("/session/:slug/date/:uuid", async (c) => {
+  .post("/session/:slug/date/:uuid", idempotent(), async (c) => {
     const slug = slugParam(c);
     const dateUuid = uuidParam(c, "uuid", SESSION_MESSAGES.notFound);
     const body = await readBody(c);

@@ -10,6 +10,7 @@
 import { Hono } from "hono";
 import { type AppEnv, clientOf, type Ctx, readBody, success } from "../lib/http/context.ts";
 import { requireUser } from "../lib/http/guards.ts";
+import { idempotent } from "../lib/http/idempotency.ts";
 import { renderDashboardPage, renderSitePage } from "../components/layout/render.tsx";
 import { CustomerVouchersPage } from "../components/vouchers/CustomerVouchersPage.tsx";
 import { PublicVouchersPage } from "../components/vouchers/PublicVouchersPage.tsx";
@@ -66,7 +67,7 @@ export const voucherRoutes = new Hono<AppEnv>()
     const vouchers = await customerVouchers(c.var.deps, c.var.actor);
     return success(c, vouchers.map(voucherPayload));
   })
-  .post("/api/customer/discounts", async (c) => {
+  .post("/api/customer/discounts", idempotent(), async (c) => {
     const intent = await buyVoucher(c.var.deps, c.var.actor, await readBody(c));
     return c.json({ status: "success", ...intent, results: intent });
   })

@@ -1,7 +1,7 @@
 // The browser side of card payments (spec 000 §7 'Payment by card', §8): the calls to the payment API
 // and the French message of each outcome. Shared by the PaymentSection island (the return from a
 // Stripe redirect) and the payment form loaded when its dialog opens. Browser-only, no server code.
-import { api, ApiError } from "../ui/api.ts";
+import { api, ApiError, submitOnce } from "../ui/api.ts";
 import { intentStatusMessage, PAYMENT_MESSAGES, type PaymentType } from "../../lib/payments/rules.ts";
 
 export interface PaymentConfig {
@@ -53,7 +53,7 @@ export async function createIntent(dealToken: string, paymentType: PaymentType):
 /** The workshop cart's checkout (POST /api/cart/checkout): an intent like a deal's. */
 export async function createCartIntent(): Promise<Intent> {
   try {
-    return await api<Intent>("POST", "/api/cart/checkout", {});
+    return await submitOnce<Intent>("/api/cart/checkout", {});
   } catch (error) {
     throw new PaymentFailure(serverMessage(error, PAYMENT_MESSAGES.intentError));
   }

@@ -11,6 +11,7 @@ import {
   type UserActor,
   userActor,
 } from "../actor.ts";
+import { recordCreation } from "../idempotency/context.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { enqueueEmail } from "../mail/outbox.ts";
@@ -146,6 +147,7 @@ export async function register(deps: Deps, client: Client, input: Registration):
         birthdate: input.birthdate,
         optin: input.optin,
       });
+      await recordCreation(tx);
       await insertCredentials(tx, id, passwordHash);
       const token = await createSession(tx, id, { userAgent: client.userAgent });
       // The confirmation of the new account, in the registration's own transaction.

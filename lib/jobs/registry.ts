@@ -37,6 +37,12 @@ export const JOBS: ScheduledJob[] = [
     sql: "select public.purge_outbox()",
   },
   {
+    name: "purge-idempotency-keys",
+    schedule: "23 * * * *",
+    description: "Supprime les clés d'idempotence de plus de 24 heures (elles ne sont plus honorées)",
+    sql: "select public.purge_idempotency_keys()",
+  },
+  {
     name: "release-expired-holds",
     schedule: "* * * * *",
     description: "Remet en vente les places des paniers d'ateliers dont la réservation a expiré",

@@ -1,6 +1,6 @@
 // The deal API as the page's islands call it (spec 001 §7 and the workflow actions of
 // routes/deals_api.ts), and the choice of the message to show when a call fails.
-import { api, ApiError } from "../../ui/api.ts";
+import { api, ApiError, submitOnce } from "../../ui/api.ts";
 import type { CocktailValidation, DealStatus, RepricingProposal } from "../../../lib/deals/rules.ts";
 import type { DealPayload, LedgerPayment } from "./types.ts";
 
@@ -23,7 +23,10 @@ export type DealAction =
 export const dealApi = {
   patch: (id: number, body: Record<string, unknown>) => api<DealAnswer>("PATCH", `/api/deal/${id}`, body),
   act: (id: number, action: DealAction, body: Record<string, unknown> = {}) =>
-    api<DealAnswer>("POST", `/api/deal/${id}/${action}`, body),
+    // A manual payment creates one: one Idempotency-Key per submission, resent on its retries.
+    action === "payments"
+      ? submitOnce<DealAnswer>(`/api/deal/${id}/payments`, body)
+      : api<DealAnswer>("POST", `/api/deal/${id}/${action}`, body),
   history: (id: number) =>
     api<{
       results: {

@@ -2,6 +2,7 @@
 // body), refused empty or too long (422), rate-limited per user on every instance (429). The insert
 // announces it to every instance's streams (NOTIFY on commit).
 import { type Actor, requireSignedIn, transactionAs } from "../../actor.ts";
+import { recordCreation } from "../../idempotency/context.ts";
 import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
 import { enforceLimit } from "../../limits/limiter.ts";
@@ -23,6 +24,7 @@ export async function postMessage(
   return await transactionAs(deps.db, author, async (tx) => {
     if (!(await canReadChat(tx, input.dealId))) throw new AppError("forbidden", CHAT_MESSAGES.forbidden);
     const message = await insertMessage(tx, input.dealId, author.user.id, input.text);
+    await recordCreation(tx);
     await markRead(tx, input.dealId, author.user.id, message.id);
     return message;
   });

@@ -1,6 +1,7 @@
 // The public quote request (POST /api/deal/request, the request form): the deal is created in 'start'
 // with its token and contact, priced with the default grid, and the contact is emailed.
 import { type Actor, systemActor, transactionAs } from "../../actor.ts";
+import { recordCreation } from "../../idempotency/context.ts";
 import type { Deps } from "../../deps.ts";
 import type { Client } from "../../auth/actions.ts";
 import { AppError } from "../../errors.ts";
@@ -102,6 +103,7 @@ export async function requestQuote(
       eventType: input.type_d_evenement,
       customerId,
     });
+    await recordCreation(tx);
     await insertContact(tx, deal.id, {
       firstname: input.firstname,
       lastname: input.lastname,

@@ -4,6 +4,7 @@
 // order and its intent (never two payable intents for one cart). One transaction as the system, after
 // the customer is checked; the cart row and the dates are locked in the database function.
 import { type Actor, requireRole, transactionAs } from "../../actor.ts";
+import { recordCreation } from "../../idempotency/context.ts";
 import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
 import { PAYMENTS, requireProvider } from "../../payments/use_cases/record_card_payment.ts";
@@ -59,6 +60,7 @@ export async function checkoutCart(
       })
     );
     const orderId = await createCartOrder(tx, customer.user.id, lines, deps.config.cartHoldMinutes);
+    await recordCreation(tx);
     // The cart's gift voucher pays what it can (lib/vouchers), in this transaction.
     return { orderId, voucher: await redeemAtCheckout(tx, deps.config, customer.user.id, orderId) };
   });

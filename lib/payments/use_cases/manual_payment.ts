@@ -4,6 +4,7 @@
 // exactly what is due (it marks the deal paid: below, it would issue an invoice reading 'Reste à payer
 // 0,00' while money is due — record a deposit instead).
 import { type Actor, requireRole, transactionAs } from "../../actor.ts";
+import { recordCreation } from "../../idempotency/context.ts";
 import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
 import { parseInput } from "../../validation.ts";
@@ -64,6 +65,7 @@ export async function recordManualPayment(
     // after the deposit, a total before anything.
     if (!paymentFits(deal, kind, amount)) throw new AppError("conflict", PAYMENT_MESSAGES.notDueAnyMore);
     await insertManualPayment(tx, { dealId, kind, amount, adminId: admin.user.id });
+    await recordCreation(tx);
     return moved.to;
   });
   await deps.logger.info("payments", "Paiement enregistré à la main", {

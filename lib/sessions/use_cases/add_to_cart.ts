@@ -4,6 +4,7 @@
 // quantity outside 1…places left 422. The three fields are the request: one missing (absent, null or
 // empty) is a 422 naming it, before anything is held (the booking form sends all three).
 import { type Actor, transactionAs } from "../../actor.ts";
+import { recordCreation } from "../../idempotency/context.ts";
 import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
 import { missingFieldsMessage, SESSION_MESSAGES } from "../rules.ts";
@@ -58,7 +59,10 @@ export async function addToCart(deps: Deps, actor: Actor, input: AddToCartInput)
       throw new AppError("conflict", SESSION_MESSAGES.changed);
     }
     const token = actor.kind === "anonymous" ? input.token : null;
-    return await holdPlaces(tx, token, input.dateUuid, quantity, deps.config.cartHoldMinutes);
+    const held = await holdPlaces(tx, token, input.dateUuid, quantity, deps.config.cartHoldMinutes);
+    // Only a hold is a creation: a refusal leaves the key free for a retry.
+    if (held.ok) await recordCreation(tx);
+    return held;
   });
   if (!result.ok) throw holdRefusal(result);
   return {

@@ -5,6 +5,7 @@
 // order-paid hook activates the voucher and settleOrder issues its invoice and schedules the emails
 // (settle_voucher.ts).
 import { type Actor, requireRole, transactionAs } from "../../actor.ts";
+import { recordCreation } from "../../idempotency/context.ts";
 import type { Deps } from "../../deps.ts";
 import { createOrderIntent, type OrderIntentResult } from "../../orders/use_cases/create_order_intent.ts";
 import { requireProvider } from "../../payments/use_cases/record_card_payment.ts";
@@ -44,6 +45,7 @@ export async function buyVoucher(
       amount: VOUCHER_PRICE_CENTS,
       ...input,
     });
+    await recordCreation(tx);
     return { orderId, voucherId };
   });
   await deps.logger.info("vouchers", "Bon cadeau commandé", { voucherId, orderId, userId: customer.user.id });
