@@ -93,10 +93,25 @@ export async function updateProfile(
     });
     if (passwordHash && update.password) await changeOwnPassword(tx, passwordHash, user.sessionHash);
     return await findUser(tx, user.user.id, user.impersonatorId !== null);
-  });
+  }).catch(vatStatusConflict);
   // The sessions carry the names (the header) and a password change ends the other sessions.
   deps.sessions?.dropUser(user.user.id);
   return updated;
+}
+
+/** The database refuses a partner's VAT status change under open quotes priced the other way
+ * (guard_vat_status_change, SQLSTATE VT409): a 409 naming them, in French. */
+export function vatStatusConflict(error: unknown): never {
+  const e = error as { code?: string; detail?: string; message?: string };
+  if (e?.code !== "VT409") throw error;
+  const ids = (e.detail ?? "").split(",").filter(Boolean).map((id) => `n° ${id}`).join(", ");
+  const withVat = / with VAT/.test(e.message ?? "");
+  throw new AppError(
+    "conflict",
+    withVat
+      ? `Vous ne pouvez pas passer en franchise de TVA tant que des devis chiffrés avec TVA sont en cours (devis ${ids}) : faites-les aboutir ou annuler d'abord.`
+      : `Vous ne pouvez pas renoncer à la franchise de TVA tant que des devis chiffrés sans TVA sont en cours (devis ${ids}) : faites-les aboutir ou annuler d'abord.`,
+  );
 }
 
 export async function requestAccountDeletion(deps: Deps, actor: Actor): Promise<UserPayload> {

@@ -47,6 +47,9 @@ export interface Deduction {
   /** YYYY-MM-DD, the deducted invoice's issue date (EN 16931 BT-26); absent from documents issued
    * before it was recorded. */
   invoiceIssuedAt?: string | null;
+  /** Deducted as a line (its base and VAT taken off the document's, finalWithDeposit()); documents
+   * issued before deducted it only from the TTC, below the totals. */
+  inLines?: boolean;
 }
 
 export type DocumentKind =
@@ -105,6 +108,9 @@ export interface BillingDocument {
   amountPaid: number;
   /** YYYY-MM-DD of the payment this invoice acknowledges. */
   paidAt: string | null;
+  /** YYYY-MM-DD, the payment due date (EN 16931 BT-9): an invoice already paid states its payment's day
+   * (the reform's BR-FR-CO-09); absent, facturx.ts dueDate() derives it. */
+  dueDate?: string | null;
   paymentTerms: string;
   mentions: string[];
   /** Free texts shown on quotes or invoices (deviseur settings), plain text. */
@@ -244,14 +250,63 @@ function totalsOf(lines: DocumentLine[]) {
   return { vat, totalHT, totalVAT, totalTTC: totalHT + totalVAT };
 }
 
+/** A final invoice after a deposit invoice (French practice, BOI-TVA-DECLA-30-20-20 and the reform's
+ * framework S4/B4, XP Z12-012): the service's lines, then the deposit invoice deducted as a line of its
+ * own — its base HT at the same rate, quantity −1, naming it by number and date (and BT-25/BT-26) — so
+ * that the final invoice states only the VAT not already invoiced: its VAT per rate is the service's
+ * VAT less the deposit invoice's, and across the two invoices the service's VAT is stated once, to the
+ * cent. (That VAT may differ by one cent from its base × rate rounded, which EN 16931 BR-CO-17 allows in
+ * CII.) `rounding` is the deposit invoice's own rounding, given back: total + rounding is what remains
+ * to pay after the deposit. */
+export function finalWithDeposit(
+  lines: DocumentLine[],
+  deposit: Deduction,
+  rate: number,
+): {
+  lines: DocumentLine[];
+  vat: VatLine[];
+  totalHT: number;
+  totalVAT: number;
+  totalTTC: number;
+  rounding: number;
+} {
+  const date = deposit.invoiceIssuedAt ? ` du ${frDate(deposit.invoiceIssuedAt)}` : "";
+  const all: DocumentLine[] = [...lines, {
+    label: `${deposit.label} — facture n° ${deposit.invoiceNumber}${date}`,
+    qty: -1,
+    unitPriceHT: deposit.totalHT,
+    vatRate: rate,
+    totalHT: -deposit.totalHT,
+  }];
+  const vat = vatBreakdown(lines).map((v) =>
+    v.rate === rate ? { rate, base: v.base - deposit.totalHT, amount: v.amount - deposit.totalVAT } : v
+  );
+  if (!vat.some((v) => v.rate === rate)) {
+    vat.push({ rate, base: -deposit.totalHT, amount: -deposit.totalVAT });
+  }
+  const totalHT = all.reduce((s, l) => s + l.totalHT, 0);
+  const totalVAT = vat.reduce((s, v) => s + v.amount, 0);
+  return {
+    lines: all,
+    vat,
+    totalHT,
+    totalVAT,
+    totalTTC: totalHT + totalVAT,
+    rounding: -(deposit.settled - deposit.totalTTC),
+  };
+}
+
 /** The legal mentions, in this order: the billing mandate (customer documents), the operation's category,
  * the VAT exemption (art. 293 B), the late-payment penalty and the 40 € recovery fee (business buyers
  * only: Code de commerce L441-10 applies between professionals), and the early-payment discount. */
-function mentionsFor(seller: Party, buyer: Party, issuedBy: Party | null): string[] {
+function mentionsFor(seller: Party, buyer: Party, issuedBy: Party | null, vatRate: number): string[] {
   const mentions: string[] = [];
   if (issuedBy) mentions.push(MENTIONS.mandate(issuedBy.name, seller.name));
   mentions.push(MENTIONS.operationCategory);
-  if (seller.vatExempt) mentions.push(MENTIONS.vatExempt);
+  // Never with VAT charged: a document states VAT or the exemption, not both (a quote's rate is frozen
+  // when it is priced; a partner cannot change its VAT status while such quotes are open, see
+  // ARCHITECTURE.md 'Invoices an accountant signs off').
+  if (seller.vatExempt && vatRate === 0) mentions.push(MENTIONS.vatExempt);
   if (buyer.professional) mentions.push(MENTIONS.latePenalty, MENTIONS.recoveryFee);
   mentions.push(MENTIONS.noDiscount);
   return mentions;
@@ -291,7 +346,7 @@ export function quoteDocument(c: Common): BillingDocument {
     amountPaid: 0,
     paidAt: null,
     paymentTerms: terms,
-    mentions: mentionsFor(c.seller, c.buyer, c.issuedBy),
+    mentions: mentionsFor(c.seller, c.buyer, c.issuedBy, c.quote.vatRate),
     notes: c.notes ?? [],
     relatedNumber: null,
   };
@@ -336,20 +391,21 @@ export function depositDocument(
     paymentTerms: c.proforma
       ? "À régler par carte depuis votre devis en ligne."
       : `Acquittée par ${c.paidAt ? `paiement le ${frDate(c.paidAt)}` : "paiement"}.`,
-    mentions: mentionsFor(c.seller, c.buyer, c.issuedBy),
+    mentions: mentionsFor(c.seller, c.buyer, c.issuedBy, c.quote.vatRate),
     notes: c.notes ?? [],
     relatedNumber: null,
   };
 }
 
 /** The final invoice (after a deposit) or the full invoice (nothing before), or their proformas: the
- * quote's lines; a final invoice deducts the deposit invoice by its number. */
+ * quote's lines; a final invoice deducts the deposit invoice's base and VAT (finalWithDeposit). */
 export function balanceDocument(
   c: Common & { deposit: Deduction | null; amountPaid: number; paidAt: string | null; proforma: boolean },
 ): BillingDocument {
-  const lines = customerLines(c.quote);
-  const t = totalsOf(lines);
-  const deducted = c.deposit?.settled ?? 0;
+  const deposit = c.deposit ? { ...c.deposit, inLines: true } : null;
+  const t = deposit
+    ? finalWithDeposit(customerLines(c.quote), deposit, c.quote.vatRate)
+    : { ...totalsOf(customerLines(c.quote)), lines: customerLines(c.quote), rounding: 0 };
   const kind: DocumentKind = c.deposit
     ? (c.proforma ? "proforma_final" : "final")
     : (c.proforma ? "proforma_full" : "full");
@@ -362,17 +418,15 @@ export function balanceDocument(
     buyer: c.buyer,
     issuedBy: c.issuedBy,
     reference: reference(c.quote),
-    lines,
     ...t,
-    rounding: 0,
-    deductions: c.deposit ? [c.deposit] : [],
-    amountDue: c.proforma ? t.totalTTC - deducted : 0,
+    deductions: deposit ? [deposit] : [],
+    amountDue: c.proforma ? t.totalTTC + t.rounding : 0,
     amountPaid: c.proforma ? 0 : c.amountPaid,
     paidAt: c.paidAt,
     paymentTerms: c.proforma
       ? "À régler par carte depuis votre devis en ligne, avant la prestation."
       : `Acquittée par ${c.paidAt ? `paiement le ${frDate(c.paidAt)}` : "paiement"}.`,
-    mentions: mentionsFor(c.seller, c.buyer, c.issuedBy),
+    mentions: mentionsFor(c.seller, c.buyer, c.issuedBy, c.quote.vatRate),
     notes: c.notes ?? [],
     relatedNumber: null,
   };
@@ -416,7 +470,7 @@ export function creditNoteDocument(
     amountPaid: 0,
     paidAt: null,
     paymentTerms: "Montant remboursé sur le moyen de paiement utilisé.",
-    mentions: mentionsFor(c.seller, c.buyer, c.issuedBy),
+    mentions: mentionsFor(c.seller, c.buyer, c.issuedBy, c.quote.vatRate),
     notes: [],
     relatedNumber: c.related,
     relatedIssuedAt: c.relatedIssuedAt,
@@ -461,7 +515,10 @@ export function commissionDocument(
       return { ...l, label: `${l.label} — part de l'acompte`, unitPriceHT: amount, totalHT: amount };
     })
     : fullLines;
-  const t = totalsOf(lines);
+  const deposit = c.deposit ? { ...c.deposit, inLines: true } : null;
+  const t = deposit
+    ? finalWithDeposit(lines, deposit, PLATFORM_VAT_RATE)
+    : { ...totalsOf(lines), lines, rounding: 0 };
   const kindKey = `commission_${c.proforma ? "proforma_" : ""}${c.stage}` as DocumentKind;
   return {
     kind: kindKey,
@@ -472,16 +529,14 @@ export function commissionDocument(
     buyer: c.buyer,
     issuedBy: null,
     reference: reference(c.quote),
-    lines,
     ...t,
-    rounding: 0,
-    deductions: c.deposit ? [c.deposit] : [],
-    amountDue: t.totalTTC - (c.deposit?.settled ?? 0),
+    deductions: deposit ? [deposit] : [],
+    amountDue: t.totalTTC + t.rounding,
     amountPaid: 0,
     paidAt: null,
     paymentTerms:
       "Payable à réception, par compensation sur les sommes encaissées pour le compte du partenaire.",
-    mentions: mentionsFor(c.seller, c.buyer, null),
+    mentions: mentionsFor(c.seller, c.buyer, null, PLATFORM_VAT_RATE),
     notes: [],
     relatedNumber: null,
   };
@@ -529,7 +584,7 @@ export function commissionCreditNoteDocument(
     paidAt: null,
     paymentTerms:
       "Porté au crédit du partenaire, par compensation sur les sommes encaissées pour son compte.",
-    mentions: mentionsFor(c.seller, c.buyer, null),
+    mentions: mentionsFor(c.seller, c.buyer, null, PLATFORM_VAT_RATE),
     notes: [],
     relatedNumber: c.related,
     relatedIssuedAt: c.relatedIssuedAt,

@@ -20,6 +20,7 @@ import {
   depositDoc,
   EXEMPT_SELLER,
   finalDoc,
+  fullDoc,
   ISSUED_AT,
   PAID_AT,
   PLATFORM,
@@ -62,20 +63,36 @@ Deno.test("a deposit invoice's HT, VAT and rounding add up to the amount paid, w
   assertEquals(odd.totalHT + odd.totalVAT + odd.rounding, Math.round(100_075 * 0.3));
 });
 
-Deno.test("a final invoice deducts the deposit invoice by its number: total minus deduction is the balance", () => {
+Deno.test("a final invoice deducts the deposit invoice's base and VAT: the service's VAT stated once", () => {
   const deposit = depositDoc();
   const final = finalDoc();
+  const service = vatBreakdown(final.lines.slice(0, -1));
   assertEquals(final.kind, "final");
   assertEquals(final.title, "Facture de solde");
   assertEquals(final.deductions.length, 1);
   assertEquals(final.deductions[0].invoiceNumber, deposit.number);
-  assertEquals(final.deductions[0].totalTTC, deposit.totalTTC);
-  assertEquals(final.deductions[0].settled, deposit.amountPaid);
-  assertEquals(final.totalTTC - final.deductions[0].settled, final.amountPaid, "the balance paid");
+  assertEquals(final.deductions[0].inLines, true);
+  // The deposit invoice as a line: its base HT at the same rate, quantity −1, named by number and date.
+  const line = final.lines.at(-1)!;
+  assertEquals([line.qty, line.unitPriceHT, line.totalHT, line.vatRate], [
+    -1,
+    deposit.totalHT,
+    -deposit.totalHT,
+    20,
+  ]);
+  assertEquals(line.label, `Acompte versé — facture n° ${deposit.number} du 02/03/2026`);
+  // Its VAT is the service's less the deposit invoice's: across the two, stated once, to the cent.
+  assertEquals(final.totalVAT + deposit.totalVAT, service[0].amount, "the service's VAT once");
+  assertEquals(final.totalHT + deposit.totalHT, service[0].base, "the service's base once");
+  assertEquals(final.vat, [{ rate: 20, base: service[0].base - deposit.totalHT, amount: final.totalVAT }]);
+  assert(Math.abs(final.totalVAT - Math.round(final.vat[0].base * 0.2)) <= 1, "within BR-CO-17");
+  // What it states paid is the balance: the quote's total less the deposit paid.
+  assertEquals(final.totalTTC + final.rounding, quote().totalTTC - deposit.amountPaid, "the balance paid");
+  assertEquals(final.amountPaid, final.totalTTC + final.rounding);
   assertEquals(final.amountDue, 0);
   assertEquals(final.totalHT + final.totalVAT, final.totalTTC);
   assertEquals(final.totalHT, final.lines.reduce((s, l) => s + l.totalHT, 0));
-  assertEquals(final.lines.at(-1)?.label, "Gestion de projet");
+  assertEquals(final.lines.at(-2)?.label, "Gestion de projet");
   // Its proforma asks for the balance.
   const proforma = balanceDocument({
     number: "ignored",
@@ -91,7 +108,7 @@ Deno.test("a final invoice deducts the deposit invoice by its number: total minu
   });
   assertEquals(proforma.kind, "proforma_final");
   assertEquals(proforma.number, null, "a proforma has no number");
-  assertEquals(proforma.amountDue, proforma.totalTTC - deposit.totalTTC);
+  assertEquals(proforma.amountDue, quote().totalTTC - deposit.totalTTC - deposit.rounding);
   // Without a deposit: the full invoice.
   const full = balanceDocument({
     number: "FA-2026-1B4F05-00003",
@@ -125,7 +142,7 @@ Deno.test("VAT is rounded once per rate, rates in decreasing order", () => {
   assertEquals(vatBreakdown([{ vatRate: 10, totalHT: 5 }]), [{ rate: 10, base: 5, amount: 1 }]);
   assertEquals(vatBreakdown([{ vatRate: 20, totalHT: 2 }]), [{ rate: 20, base: 2, amount: 0 }]);
   // A document's VAT is the sum of its breakdown, its TTC the HT plus the VAT.
-  const doc = finalDoc();
+  const doc = fullDoc();
   assertEquals(doc.totalVAT, doc.vat.reduce((s, v) => s + v.amount, 0));
   assertEquals(doc.vat, [{ rate: 20, base: 360_255, amount: 72_051 }]);
 });
@@ -256,8 +273,11 @@ Deno.test("commission: the deposit stage carries the deposit's share, the final 
     },
     proforma: false,
   });
-  assertEquals(final.totalHT, 34_310 + 5_000);
-  assertEquals(final.amountDue, final.totalTTC - deposit.totalTTC);
+  // The deposit commission invoice deducted in the lines: base and VAT, the commission's VAT once.
+  assertEquals(final.totalHT, 34_310 + 5_000 - deposit.totalHT);
+  assertEquals(final.totalVAT + deposit.totalVAT, Math.round((34_310 + 5_000) * 0.2));
+  assertEquals(final.lines.at(-1)!.totalHT, -deposit.totalHT);
+  assertEquals(final.amountDue, final.totalTTC + final.rounding);
   assertEquals(final.seller.name, PLATFORM.name);
   assertEquals(final.buyer.name, SELLER.name);
 });

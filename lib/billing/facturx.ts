@@ -56,6 +56,15 @@ export function vatCategory(doc: BillingDocument, rate: number): "S" | "E" | "Z"
   return doc.seller.vatExempt ? "E" : "Z";
 }
 
+/** BT-9, the payment due date: an invoice already paid (framework S2) states the day it was paid, as
+ * the reform's blocking rule BR-FR-CO-09 asks (with BT-113 = BT-112 and BT-115 = 0); other invoices
+ * state theirs when they have one. Credit notes carry none. */
+export function dueDate(doc: BillingDocument): string | null {
+  if (typeCode(doc) === "381") return null;
+  if (doc.dueDate) return doc.dueDate;
+  return billingFramework(doc) === "S2" ? doc.paidAt ?? doc.issuedAt : null;
+}
+
 const ATTENTION = /^À l'attention de\s+/;
 
 /** The document's address lines ("12 rue …", "69001 Lyon") as EN 16931 address parts (France): the
@@ -122,6 +131,7 @@ export function facturXInvoice(doc: BillingDocument): Invoice {
       "cbc:CustomizationID": GUIDELINE_EN16931,
       "cbc:ID": doc.number,
       "cbc:IssueDate": doc.issuedAt,
+      ...(dueDate(doc) ? { "cbc:DueDate": dueDate(doc) } : {}),
       "cbc:InvoiceTypeCode": typeCode(doc),
       ...eur,
       "cac:ContractDocumentReference": { "cbc:ID": referenceLabel(doc.reference).replace(" n°", "") },

@@ -267,8 +267,8 @@ Deno.test("a final invoice as Factur-X: the extracted XML equals the document, w
   assertEquals(subjects, [null, null, "PMD", "PMT", "AAB", null]);
   // The page is the same document, the deposit invoice with its date.
   const text = await pdfText(pdf);
-  assert(text.includes("Solde TTC 3 026,14 €") && text.includes("N° FA-2026-1B4F05-00002"), text);
-  assert(text.includes("Facture n° FA-2026-1B4F05-00001 du 02/03/2026"), text);
+  assert(text.includes("Total TTC 3 026,14 €") && text.includes("N° FA-2026-1B4F05-00002"), text);
+  assert(text.includes("Acompte versé — facture n° FA-2026-1B4F05-00001"), text);
   assert(text.includes("Catégorie de l'opération : prestation de services"), text);
 });
 

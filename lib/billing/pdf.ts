@@ -341,13 +341,15 @@ function totalsTable(doc: BillingDocument): Node {
   row(CREDIT_NOTES.includes(doc.kind) ? "Total TTC de l'avoir" : "Total TTC", money(doc.totalTTC), true);
   if (doc.rounding) row("Arrondi", money(doc.rounding));
   let deducted = 0;
-  for (const d of doc.deductions) {
+  // A deduction made in the lines (finalWithDeposit) is already in the totals above.
+  const below = doc.deductions.filter((d) => !d.inLines);
+  for (const d of below) {
     deducted += d.settled;
     const numbered = d.invoiceNumber && d.invoiceNumber !== "—";
     const date = d.invoiceIssuedAt ? ` du ${frDate(d.invoiceIssuedAt)}` : "";
     row(d.label, money(-d.settled), false, numbered ? `Facture n° ${d.invoiceNumber}${date}` : undefined);
   }
-  if (doc.deductions.length) row("Solde TTC", money(doc.totalTTC - deducted), true);
+  if (below.length) row("Solde TTC", money(doc.totalTTC - deducted), true);
   if (doc.amountPaid > 0) {
     row(doc.paidAt ? `Montant réglé le ${frDate(doc.paidAt)}` : "Montant réglé", money(doc.amountPaid));
   }

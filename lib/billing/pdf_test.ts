@@ -55,7 +55,10 @@ function everything(doc: BillingDocument): string[] {
     `Total HT ${money(doc.totalHT)}`,
     money(doc.totalVAT),
     `${doc.kind.endsWith("credit_note") ? "Total TTC de l'avoir" : "Total TTC"} ${money(doc.totalTTC)}`,
-    ...doc.deductions.flatMap((d) => [`${d.label} ${money(-d.settled)}`, `Facture n° ${d.invoiceNumber}`]),
+    ...doc.deductions.filter((d) => !d.inLines).flatMap((d) => [
+      `${d.label} ${money(-d.settled)}`,
+      `Facture n° ${d.invoiceNumber}`,
+    ]),
     doc.paymentTerms,
     ...doc.mentions,
     ...doc.notes,
@@ -93,7 +96,7 @@ Deno.test("a deposit invoice reads back: amounts, number, parties, mandate, ment
   assert(text.includes(plain(money(doc.amountPaid))) && money(doc.amountPaid).includes("\u202f"));
 });
 
-Deno.test("a final invoice reads back with the deposit deducted by its number and the balance", async () => {
+Deno.test("a final invoice reads back with the deposit invoice deducted as a line, base and VAT", async () => {
   const doc = finalDoc();
   const text = await pdfText(await renderPdf(doc));
   assertReads(text, [
@@ -102,15 +105,15 @@ Deno.test("a final invoice reads back with the deposit deducted by its number an
     "Cocktails signature 120 8,50 € 20 % 1 020,00 €",
     "Verrerie et glaçons 150 12,34 € 20 % 1 851,00 €",
     "Gestion de projet 1 171,55 € 20 % 171,55 €",
-    "Total HT 3 602,55 €",
-    "20 % 3 602,55 € 720,51 €",
-    "Total TTC 4 323,06 €",
-    "Acompte versé -1 296,92 €",
-    "Facture n° FA-2026-1B4F05-00001",
-    "Solde TTC 3 026,14 €",
+    "Acompte versé — facture n° FA-2026-1B4F05-00001",
+    "-1 1 080,77 € 20 % -1 080,77 €",
+    "Total HT 2 521,78 €",
+    "20 % 2 521,78 € 504,36 €",
+    "Total TTC 3 026,14 €",
     "Montant réglé le 01/06/2026 3 026,14 €",
     "Reste à payer 0,00 €",
   ], "final");
+  assert(!text.includes("Solde TTC"), "the deposit is not deducted twice");
 });
 
 Deno.test("a credit note reads back with its corrected invoice", async () => {

@@ -10,9 +10,9 @@ import {
   type Party,
   splitTTC,
   TITLES,
-  vatBreakdown,
 } from "../billing/document.ts";
 import { formatEuros } from "../money.ts";
+import { linesForTotal } from "./invoice_lines.ts";
 
 export interface OrderReference {
   orderId: number;
@@ -58,8 +58,9 @@ function paidTerms(paidAt: string, card: number, voucher: number): string {
   } par bon cadeau.`;
 }
 
-/** The invoice of an order paid in full (type 380): its lines HT, VAT per rate; what was paid (card and
- * voucher, BT-113) is the order's total, the cent the per-rate VAT rounding leaves is BT-114. */
+/** The invoice of an order paid in full (type 380): its lines HT priced from what was paid
+ * (invoice_lines.ts), VAT per rate; what was paid (card and voucher, BT-113) is its total TTC, exactly
+ * (no rounding amount), due the day it was paid (BT-9). */
 export function orderInvoiceDocument(
   c: Common & {
     lines: Omit<DocumentLine, "totalHT">[];
@@ -69,8 +70,7 @@ export function orderInvoiceDocument(
     paidAt: string;
   },
 ): BillingDocument {
-  const lines: DocumentLine[] = c.lines.map((l) => ({ ...l, totalHT: l.qty * l.unitPriceHT }));
-  const vat = vatBreakdown(lines);
+  const { lines, vat } = linesForTotal(c.lines, c.total);
   const totalHT = lines.reduce((s, l) => s + l.totalHT, 0);
   const totalVAT = vat.reduce((s, v) => s + v.amount, 0);
   return {
@@ -92,6 +92,7 @@ export function orderInvoiceDocument(
     amountDue: 0,
     amountPaid: c.total,
     paidAt: c.paidAt,
+    dueDate: c.paidAt,
     paymentTerms: paidTerms(c.paidAt, c.card, c.voucher),
     mentions: mentions(c.seller, c.buyer),
     notes: [],
@@ -183,6 +184,64 @@ export function orderCreditNoteDocument(
     amountPaid: 0,
     paidAt: null,
     paymentTerms: "Montant remboursé sur le moyen de paiement utilisé.",
+    mentions: mentions(c.seller, c.buyer),
+    notes: [],
+    relatedNumber: c.related.number,
+    relatedIssuedAt: c.related.issuedAt,
+  };
+}
+
+/** The credit note of a canceled registration (type 381): it cancels the registration's whole price
+ * — its lines and their VAT, as the invoice stated them — whatever paid it, and says where the money
+ * went: `card` refunded to the card, `voucher` given back to the gift voucher (a voucher is a means of
+ * payment, not a discount: the VAT of the part it paid is cancelled too, and is due again when the
+ * voucher pays another booking). When less than the price is credited (part of it refunded before),
+ * one line at the invoice's main rate. No rounding amount: HT and VAT add up to what is credited. */
+export function registrationCreditNoteDocument(
+  c: Common & {
+    lines: Omit<DocumentLine, "totalHT">[];
+    price: number;
+    card: number;
+    voucher: number;
+    related: BillingDocument & { number: string };
+    reason: string;
+  },
+): BillingDocument {
+  const amount = c.card + c.voucher;
+  const rate = c.related.vat[0]?.rate ?? 20;
+  const source = amount === c.price && c.lines.length > 0 ? c.lines : [{
+    label: `Remboursement sur la facture n° ${c.related.number}`,
+    qty: 1,
+    unitPriceHT: splitTTC(amount, rate).ht,
+    vatRate: rate,
+  }];
+  const { lines, vat } = linesForTotal(source, amount);
+  const totalHT = lines.reduce((s, l) => s + l.totalHT, 0);
+  const totalVAT = vat.reduce((s, v) => s + v.amount, 0);
+  const parts = [
+    ...(c.card > 0 ? [`${formatEuros(c.card)} remboursés sur la carte bancaire`] : []),
+    ...(c.voucher > 0 ? [`${formatEuros(c.voucher)} recrédités sur le bon cadeau`] : []),
+  ];
+  return {
+    kind: "credit_note",
+    title: TITLES.credit_note,
+    number: c.number,
+    issuedAt: c.issuedAt,
+    seller: c.seller,
+    buyer: c.buyer,
+    issuedBy: null,
+    reference: reference(c.order),
+    lines,
+    vat,
+    totalHT,
+    totalVAT,
+    totalTTC: totalHT + totalVAT,
+    rounding: 0,
+    deductions: [],
+    amountDue: 0,
+    amountPaid: 0,
+    paidAt: null,
+    paymentTerms: `Annulation de l'inscription${c.reason ? ` (${c.reason})` : ""} : ${parts.join(" et ")}.`,
     mentions: mentions(c.seller, c.buyer),
     notes: [],
     relatedNumber: c.related.number,

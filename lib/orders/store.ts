@@ -153,11 +153,12 @@ export interface OrderDocumentRow {
   number: string;
   paymentId: string | null;
   refundId: string | null;
+  registrationId: string | null;
   document: BillingDocument;
 }
 
 const DOCUMENT_COLUMNS = `id::text, series, kind, number, payment_id::text as "paymentId",
-  refund_id::text as "refundId", document`;
+  refund_id::text as "refundId", registration_id::text as "registrationId", document`;
 
 export function orderDocuments(tx: Tx, orderId: number): Promise<OrderDocumentRow[]> {
   return tx.query<OrderDocumentRow>(
@@ -175,12 +176,13 @@ export interface OrderLineRow {
   detail: Omit<DocumentLine, "totalHT">[];
   dtstart: Date | null;
   city: string | null;
+  registrationId: string | null;
 }
 
 export async function orderLines(tx: Tx, orderId: number): Promise<OrderLineRow[]> {
   const rows = await tx<OrderLineRow>`
     select l.label, l.quantity, l.unit_amount as "unitAmount", l.amount, l.vat_rate::float8 as "vatRate",
-      l.detail, d.dtstart, s.city
+      l.detail, d.dtstart, s.city, l.registration_id::text as "registrationId"
     from public.order_lines l
     left join public.registrations g on g.id = l.registration_id
     left join public.session_dates d on d.id = g.date_id
@@ -191,6 +193,34 @@ export async function orderLines(tx: Tx, orderId: number): Promise<OrderLineRow[
     unitAmount: Number(r.unitAmount),
     amount: Number(r.amount),
     vatRate: Number(r.vatRate),
+  }));
+}
+
+/** An order's canceled paid registrations: their price, and what their cancellation refunded to the
+ * card (the refund, once it succeeded) and gave back to vouchers. */
+export interface CanceledRegistrationRow {
+  id: string;
+  price: number;
+  refundId: string | null;
+  refundStatus: string | null;
+  card: number;
+  voucher: number;
+  reason: string;
+}
+
+export async function canceledRegistrations(tx: Tx, orderId: number): Promise<CanceledRegistrationRow[]> {
+  const rows = await tx<CanceledRegistrationRow>`
+    select g.id::text, g.amount as price, g.cancel_refund_id::text as "refundId", case when r.reversed_at is null then r.status else 'reversed' end as "refundStatus",
+      coalesce(r.amount, 0) as card, g.voucher_returned as voucher, coalesce(r.reason, '') as reason
+    from public.registrations g left join public.refunds r on r.id = g.cancel_refund_id
+    where g.order_id = ${orderId} and g.status = 'canceled'
+      and (g.cancel_refund_id is not null or g.voucher_returned > 0)
+    order by g.updated_at, g.id`;
+  return rows.map((r) => ({
+    ...r,
+    price: Number(r.price),
+    card: Number(r.card),
+    voucher: Number(r.voucher),
   }));
 }
 
@@ -206,14 +236,15 @@ export async function insertOrderDocument(
     paymentId: string | null;
     refundId: string | null;
     relatedId: string | null;
+    registrationId?: string | null;
     document: BillingDocument;
   },
 ): Promise<OrderDocumentRow> {
   const doc = row.document;
   const [created] = await tx.query<OrderDocumentRow>(
     `insert into public.invoices (series, issuer, year, sequence, number, kind, order_id, payment_id, refund_id,
-       related_invoice_id, total_ht, total_vat, total_ttc, document)
-     values ($1, 'platform', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb)
+       related_invoice_id, total_ht, total_vat, total_ttc, document, registration_id)
+     values ($1, 'platform', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $14::uuid)
      returning ${DOCUMENT_COLUMNS}`,
     [
       row.series,
@@ -229,6 +260,7 @@ export async function insertOrderDocument(
       doc.totalVAT,
       doc.totalTTC,
       JSON.stringify(doc),
+      row.registrationId ?? null,
     ],
   );
   return created;
@@ -263,7 +295,8 @@ export async function registrationDocument(
     select g.status,
       (select i.document from public.invoices i left join public.deal_payments p on p.id = i.payment_id
        where i.order_id = g.order_id and i.series = ${series} and coalesce(not p.overpayment, true)
-       order by (${series} = 'AV' and abs(i.total_ttc) = g.amount) desc, i.issued_at desc limit 1) as document
+       order by (i.registration_id = g.id) desc nulls last, (${series} = 'AV' and abs(i.total_ttc) = g.amount) desc,
+         i.issued_at desc limit 1) as document
     from public.registrations g where g.id = ${registrationId}::uuid`;
   return row ?? null;
 }

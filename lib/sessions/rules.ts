@@ -127,8 +127,12 @@ export const REGISTRATION_STATUSES: Record<
 
 export function registrationActions(status: RegistrationStatus) {
   return {
-    invoice: status === "invoiced",
-    receipt: status !== "canceled",
+    // A buyer keeps every document issued to them: the invoice and the receipt of a canceled
+    // registration stay downloadable next to the credit note that corrects them (the page offers only
+    // documents that exist: a registration canceled unpaid has none). This widens spec 000 §4, which
+    // offered neither once canceled.
+    invoice: status !== "pending",
+    receipt: true,
     share: status === "pending",
     // A canceled paid registration: the credit note of its refund (the cancel email promises it).
     creditNote: status === "canceled",

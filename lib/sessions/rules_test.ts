@@ -77,10 +77,11 @@ Deno.test("registration statuses (§4): labels, colours and the actions each row
     share: false,
     creditNote: false,
   });
-  // A canceled row offers its credit note (when one was issued: the page checks that).
+  // A canceled row offers its credit note, and still the invoice and receipt it corrects (when they
+  // were issued: the page checks that).
   assertEquals(registrationActions("canceled"), {
-    invoice: false,
-    receipt: false,
+    invoice: true,
+    receipt: true,
     share: false,
     creditNote: true,
   });

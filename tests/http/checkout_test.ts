@@ -439,8 +439,9 @@ checkoutTest(
       [email],
     );
     assert(mails.some((m) => m.template === "registration-canceled"));
-    // Canceled: the customer no longer gets the receipt (§4), the admin still does.
-    assertEquals((await download(client, `/api/customer/registration/receipt/${reg.id}`)).status, 404);
+    // Canceled: the customer keeps every document issued to them, the invoice and the receipt too.
+    assertEquals((await download(client, `/api/customer/registration/receipt/${reg.id}`)).status, 200);
+    assertEquals((await download(client, `/api/customer/registration/invoice/${reg.id}`)).status, 200);
     assertEquals((await download(admin, `/api/customer/registration/receipt/${reg.id}`)).status, 200);
     // The cancel email promises the credit note: 'Vos sessions' offers it on the canceled row, for its
     // customer and admins only (another customer reads no such registration, partners are refused).

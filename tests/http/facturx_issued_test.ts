@@ -5,7 +5,8 @@
 // customer's (BT-48), the credit note (AV) the corrected invoice and its date (BT-26), and the platform
 // credits the partner the commission of the refunded money (CA) once, even when two issuers run at once.
 // A visitor's deal paid in full gets an S2 invoice with the service address structured. Every document
-// of the database (the demo data's too) is schema-valid.
+// of the database (the demo data's too) is schema-valid, and every one already paid (S2: deal full
+// invoices, workshop and voucher invoices) passes the reform's BR-FR-CO-09 (BT-9, BT-113 = BT-112).
 import { XmlDocument, type XmlElement } from "xmldoc";
 import { assert, assertEquals } from "../support/assert.ts";
 import { type Client, httpTest, ORIGIN, testEnv } from "../support/app.ts";
@@ -54,6 +55,28 @@ async function issuedXml(admin: Client, invoiceId: string, label: string): Promi
 const text = (node: XmlElement, path: string) => node.descendantWithPath(path)?.val.trim() ?? null;
 const TX = "rsm:SupplyChainTradeTransaction";
 const AGREEMENT = `${TX}.ram:ApplicableHeaderTradeAgreement`;
+const SETTLEMENT = `${TX}.ram:ApplicableHeaderTradeSettlement`;
+const SUMS = `${SETTLEMENT}.ram:SpecifiedTradeSettlementHeaderMonetarySummation`;
+
+/** The reform's BR-FR-CO-09 (XP Z12-012, blocking): an invoice already paid (framework B2, S2 or M2)
+ * states its payment due date (BT-9), its paid amount equal to its total (BT-113 = BT-112) and nothing
+ * due (BT-115 = 0). Checked on the XML itself; returns whether the rule applied. */
+function assertAlreadyPaidRule(xml: XmlDocument, label: string): boolean {
+  const framework = text(
+    xml,
+    "rsm:ExchangedDocumentContext.ram:BusinessProcessSpecifiedDocumentContextParameter.ram:ID",
+  );
+  if (!["B2", "S2", "M2"].includes(framework ?? "")) return false;
+  const due = text(
+    xml,
+    `${SETTLEMENT}.ram:SpecifiedTradePaymentTerms.ram:DueDateDateTime.udt:DateTimeString`,
+  );
+  assert(due && /^\d{8}$/.test(due), `${label}: BT-9 (payment due date) is required by BR-FR-CO-09`);
+  assertEquals(text(xml, `${SUMS}.ram:TotalPrepaidAmount`), text(xml, `${SUMS}.ram:GrandTotalAmount`), label);
+  assertEquals(text(xml, `${SUMS}.ram:DuePayableAmount`), "0.00", label);
+  assertEquals(text(xml, `${SUMS}.ram:RoundingAmount`), null, `${label}: no rounding amount`);
+  return true;
+}
 
 function summary(xml: XmlDocument) {
   const vat = (party: string) => {
@@ -275,6 +298,7 @@ httpTest(
       [],
       ["AAB"],
     ]);
+    assert(assertAlreadyPaidRule(xml, "full invoice"));
     const address = xml.descendantWithPath(`${AGREEMENT}.ram:BuyerTradeParty.ram:PostalTradeAddress`)!;
     assertEquals(
       ["ram:PostcodeCode", "ram:LineOne", "ram:CityName", "ram:CountryID"].map((n) =>
@@ -293,5 +317,11 @@ httpTest("every document of the database is schema-valid Factur-X (the demo invo
     "select id, number from public.invoices where series <> 'RE' order by issued_at",
   );
   assert(all.length >= 4, `the demo data issues invoices (${all.length})`);
-  for (const invoice of all) await issuedXml(admin, invoice.id, invoice.number);
+  let alreadyPaid = 0;
+  for (const invoice of all) {
+    if (assertAlreadyPaidRule(await issuedXml(admin, invoice.id, invoice.number), invoice.number)) {
+      alreadyPaid++;
+    }
+  }
+  assert(alreadyPaid > 0, "invoices already paid (workshops, vouchers, deals paid in full) are checked");
 });

@@ -157,3 +157,58 @@ httpTest("a VAT-exempt partner (art. 293 B) sends its quote without a VAT number
     assertEquals(await userIdOf(PARTNER2), deal.partnerId);
   });
 });
+
+/** partenaire2's open quotes (not refused, not fully paid) whose VAT is `withVat`. */
+async function openQuotes(withVat: boolean): Promise<{ id: number; status: string }[]> {
+  const { db } = await testEnv();
+  const rows = await systemQuery<{ id: number; status: string }>(
+    db,
+    `select id, status from public.deals where company_id = (select id from public.users where email = $1)
+       and status in ('start', 'new', 'pending', 'send', 'edited', 'accepted', 'pay_partial')
+       and (coalesce(nullif(parameters->>'vat', '')::numeric, 20) > 0) = $2 order by id`,
+    [PARTNER2, withVat],
+  );
+  return rows.map((r) => ({ id: Number(r.id), status: r.status }));
+}
+
+httpTest(
+  "a partner cannot switch to VAT exemption while quotes priced with VAT are open (nor back while exempt ones are)",
+  async () => {
+    const { db } = await testEnv();
+    await withPartnerTax({ vat_exemption: false }, async () => {
+      const admin = await loggedIn(ADMIN);
+      const partner = await loggedIn(PARTNER2);
+      const deal = await dealForPartner(admin, PARTNER2); // priced with 20 % VAT, open
+      const refused = await partner.patch("/api/user/update", { vatExemption: true, vatNumber: "" });
+      assertEquals(refused.status, 409, refused.text);
+      const message = refused.json().message as string;
+      assertEquals(message.includes(`n° ${deal.id}`), true, message);
+      assertEquals(message.startsWith("Vous ne pouvez pas passer en franchise de TVA"), true, message);
+      const [row] = await systemQuery<{ exempt: boolean; vat: string | null }>(
+        db,
+        "select vat_exemption as exempt, vat_number as vat from public.users where email = $1",
+        [PARTNER2],
+      );
+      assertEquals(row.exempt, false, "nothing changed");
+      assertEquals(row.vat !== null, true, "the VAT number kept");
+      // Once no quote priced with VAT is open (here: set aside, then put back), the switch goes through.
+      const open = await openQuotes(true);
+      await systemQuery(db, "update public.deals set status = 'refused' where id = any($1::bigint[])", [
+        open.map((d) => d.id),
+      ]);
+      try {
+        const switched = await partner.patch("/api/user/update", { vatExemption: true, vatNumber: "" });
+        assertEquals([switched.status, switched.json().vatExemption], [200, true], switched.text);
+        // Assigned now: priced without VAT; switching back to VAT is refused while it is open.
+        const exemptDeal = await dealForPartner(admin, PARTNER2);
+        const back = await partner.patch("/api/user/update", { vatExemption: false });
+        assertEquals(back.status, 409, back.text);
+        assertEquals((back.json().message as string).includes(`n° ${exemptDeal.id}`), true, back.text);
+      } finally {
+        for (const d of open) {
+          await systemQuery(db, "update public.deals set status = $1 where id = $2", [d.status, d.id]);
+        }
+      }
+    });
+  },
+);

@@ -19,9 +19,11 @@ import {
   orderInvoiceDocument,
   orderReceiptDocument,
   type OrderReference,
+  registrationCreditNoteDocument,
 } from "../documents.ts";
 import { splitTTC } from "../../billing/document.ts";
 import {
+  canceledRegistrations,
   findOrder,
   insertOrderDocument,
   markPaymentNotified,
@@ -78,6 +80,7 @@ export async function settleOrder(
     refundId: string | null,
     relatedId: string | null,
     build: (number: string) => BillingDocument,
+    registrationId: string | null = null,
   ) => {
     const sequence = await nextInvoiceSequence(tx, series, "platform", year);
     const number = invoiceNumber(series, year, "platform", sequence);
@@ -91,6 +94,7 @@ export async function settleOrder(
       paymentId,
       refundId,
       relatedId,
+      registrationId,
       document: build(number),
     });
     documents.push(row);
@@ -195,6 +199,40 @@ export async function settleOrder(
   }
   if (voucher && order.status === "paid") {
     done += await settleVoucherOrder(tx, config, orderId, customer?.email ?? null);
+  }
+  // A canceled registration's credit note cancels its whole price (card refund and voucher give-back
+  // together), once its card refund succeeded (at once when a voucher paid it whole).
+  const canceled = order.kind === "cart" ? await canceledRegistrations(tx, orderId) : [];
+  for (const reg of canceled) {
+    if (documents.some((d) => d.series === "AV" && d.registrationId === reg.id)) continue;
+    if (reg.refundId && reg.refundStatus !== "succeeded") continue;
+    const related = documents.find((d) =>
+      d.series === "FA" && d.kind === "full" &&
+      (reg.refundId ? refunds.find((r) => r.id === reg.refundId)?.paymentId === d.paymentId : true)
+    );
+    if (!related) continue;
+    await issue(
+      "AV",
+      "credit_note",
+      related.paymentId,
+      reg.refundId,
+      related.id,
+      (number) =>
+        registrationCreditNoteDocument({
+          number,
+          issuedAt,
+          seller,
+          buyer,
+          order: reference,
+          lines: lines.filter((l) => l.registrationId === reg.id).flatMap((l) => l.detail),
+          price: reg.price,
+          card: reg.card,
+          voucher: reg.voucher,
+          related: related.document as BillingDocument & { number: string },
+          reason: reg.reason,
+        }),
+      reg.id,
+    );
   }
   for (const refund of refunds) {
     if (documents.some((d) => d.series === "AV" && d.refundId === refund.id)) continue;
