@@ -250,7 +250,7 @@ function totalsOf(lines: DocumentLine[]) {
   return { vat, totalHT, totalVAT, totalTTC: totalHT + totalVAT };
 }
 
-/** A final invoice after a deposit invoice (French practice, BOI-TVA-DECLA-30-20-20 and the reform's
+/** A final invoice after a deposit invoice (French practice, CGI art. 289-I-1-c and 269-2-c, and the reform's
  * framework S4/B4, XP Z12-012): the service's lines, then the deposit invoice deducted as a line of its
  * own — its base HT at the same rate, quantity −1, naming it by number and date (and BT-25/BT-26) — so
  * that the final invoice states only the VAT not already invoiced: its VAT per rate is the service's

@@ -296,7 +296,7 @@ httpTest("invoices after a card deposit and the balance: Factur-X, numbers, dedu
     "commission by id, customer",
   );
 
-  // The balance, recorded by the admin: the final invoice deducts the deposit invoice by its number.
+  // The balance, recorded by the admin: the final invoice deducts the deposit invoice's base and VAT.
   const [{ deposit }] = await systemQuery<{ deposit: number }>(
     db,
     "select deposit_amount as deposit from public.deals where id = $1",
@@ -310,10 +310,15 @@ httpTest("invoices after a card deposit and the balance: Factur-X, numbers, dedu
   assertEquals(paid.status, 200, paid.text);
   const final = await download(a.customer, invoice("final"));
   const finalText = await readPdf(final, /^facture-de-solde-FA-/, "final invoice");
-  assert(finalText.includes("Facture de solde") && finalText.includes(`Facture n° ${number}`), finalText);
+  // The deposit invoice deducted as a line (its base and VAT), named by its number: the totals are the
+  // balance's, nothing deducted again below them.
+  assert(
+    finalText.includes("Facture de solde") && finalText.includes(`Acompte versé — facture n° ${number}`),
+    finalText,
+  );
   const amount = (cents: number) => formatEuros(cents).replace(/[\u202f\u00a0]/g, " ");
-  assert(finalText.includes(`Total TTC ${amount(deal.totalTTC)}`), finalText);
-  assert(finalText.includes(`Solde TTC ${amount(balance)}`), finalText);
+  assert(finalText.includes(`Montant réglé le`) && finalText.includes(amount(balance)), finalText);
+  assert(!finalText.includes("Solde TTC"), finalText);
   assert(finalText.includes(`Reste à payer ${amount(0)}`), finalText);
   assertEquals(await attachmentNames(final.bytes), ["factur-x.xml"]);
   assertPdf(await download(a.partner, commission("final")), /commission/, "commission final");

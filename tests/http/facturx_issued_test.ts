@@ -14,6 +14,7 @@ import { systemQuery } from "../support/db.ts";
 import { drainBilling } from "../support/stripe_app.ts";
 import { attachment, attachmentNames, facturXSchemaErrors } from "../../lib/billing/fixtures_test.ts";
 import { issueDealInvoices } from "../../lib/billing/use_cases/issue_invoices.ts";
+import type { BillingDocument } from "../../lib/billing/document.ts";
 import { frenchVatNumber } from "../../lib/accounts/rules.ts";
 import { loadConfig } from "../../lib/config.ts";
 import {
@@ -232,6 +233,25 @@ httpTest(
         subjects: ["PMD", "PMT", "AAB"],
         ...expected[key],
       }, key);
+    }
+    // The final invoices deduct their deposit invoice's base and VAT (a line at quantity −1 naming it by
+    // number and date): across the two, the service's VAT (and the commission's) is stated once.
+    for (const series of ["FA", "CO"]) {
+      const [dep, fin] = await systemQuery<{ vat: number; ht: number; document: BillingDocument }>(
+        db,
+        `select total_vat as vat, total_ht as ht, document from public.invoices
+         where deal_id = $1 and series = $2 and kind in ('deposit', 'final') order by kind`,
+        [deal.id, series],
+      );
+      const service = fin.document.lines.filter((l) => l.qty > 0);
+      const rate = service[0].vatRate;
+      const serviceHT = service.reduce((s, l) => s + l.totalHT, 0);
+      const serviceVAT = Math.round((serviceHT * rate) / 100);
+      const deducted = fin.document.lines.find((l) => l.qty < 0)!;
+      assertEquals(deducted.totalHT, -Number(dep.ht), series);
+      assert(deducted.label.includes(String(dep.document.number)), deducted.label);
+      assertEquals(Number(dep.ht) + Number(fin.ht), serviceHT, `${series}: the base once`);
+      assertEquals(Number(dep.vat) + Number(fin.vat), serviceVAT, `${series}: the VAT once`);
     }
     // The commission credited: the refunded share of what the final commission invoice asked.
     const [finalCommission] = await systemQuery<{ due: number }>(
