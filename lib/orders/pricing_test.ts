@@ -1,6 +1,6 @@
 // The order line of a cart line: its amount is the §9 price (rules.sessionPrice), and its invoice
 // lines HT add up, VAT per rate rounded once, to that price within the cent the invoice states (BT-114).
-import { assert, assertEquals } from "../../tests/support/assert.ts";
+import { assertEquals } from "../../tests/support/assert.ts";
 import { vatBreakdown } from "../billing/document.ts";
 import { orderLineOf, registrationLabel } from "./pricing.ts";
 import { orderInvoiceDocument } from "./documents.ts";

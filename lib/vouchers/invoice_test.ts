@@ -42,6 +42,13 @@ Deno.test("voucher invoice: Factur-X valid against the EN 16931 XSD, category O 
     assert(!xml.includes("FR74912345678") && !xml.includes("FR05987654321"), "no VAT number (BR-O-02)");
     assert(xml.includes('<ram:TaxTotalAmount currencyID="EUR">0.00</ram:TaxTotalAmount>'), "no VAT");
     assert(xml.includes("<ram:DuePayableAmount>0.00</ram:DuePayableAmount>"), "paid");
+    // Already paid (S2): BT-9 is the day it was paid and BT-113 = BT-112 (the reform's BR-FR-CO-09).
+    assert(xml.includes("<ram:ID>S2</ram:ID>"), "framework S2");
+    assert(
+      /<ram:DueDateDateTime>\s*<udt:DateTimeString format="102">20261127<\/udt:DateTimeString>/.test(xml),
+      "BT-9",
+    );
+    assert(xml.includes("<ram:TotalPrepaidAmount>50.00</ram:TotalPrepaidAmount>"), "BT-113");
     assert(xml.includes("<ram:TypeCode>380</ram:TypeCode>"), "a commercial invoice");
     const text = plain(await pdfText(pdf));
     assert(text.includes("Facture de bon cadeau"), text);

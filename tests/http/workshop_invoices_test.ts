@@ -10,7 +10,7 @@ import { assert, assertEquals } from "../support/assert.ts";
 import { Client, ORIGIN, registrationPayload, testEnv } from "../support/app.ts";
 import { systemQuery } from "../support/db.ts";
 import { attachment, facturXSchemaErrors } from "../../lib/billing/fixtures_test.ts";
-import { simulatedProvider, TEST_CARDS } from "../../lib/payments/simulated.ts";
+import { TEST_CARDS } from "../../lib/payments/simulated.ts";
 import { drainRefunds } from "../support/stripe_app.ts";
 import { freshIp } from "./deals_fixtures_test.ts";
 import { OUTBOX_HANDLERS } from "../../lib/jobs/queues.ts";
@@ -19,7 +19,6 @@ import type { BillingDocument } from "../../lib/billing/document.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = Record<string, any>;
-void simulatedProvider;
 
 function invoiceTest(name: string, fn: () => Promise<void>) {
   Deno.test({ name: `workshop invoices: ${name}`, fn, sanitizeOps: false, sanitizeResources: false });
