@@ -120,6 +120,8 @@ export interface BillingDocument {
   /** YYYY-MM-DD, the corrected invoice's issue date (EN 16931 BT-26, BR-FR-CO-05); absent from credit
    * notes issued before it was recorded. */
   relatedIssuedAt?: string | null;
+  /** A canceled registration's credit note: where the money credited went (cents TTC). */
+  creditedTo?: { card: number; voucher: number };
   /** A gift voucher's invoice: the voucher sold (printed in place of the quote's reference). */
   voucher?: { id: string; validUntil: string; recipient: string };
 }

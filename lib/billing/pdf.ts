@@ -353,7 +353,10 @@ function totalsTable(doc: BillingDocument): Node {
   if (doc.amountPaid > 0) {
     row(doc.paidAt ? `Montant réglé le ${frDate(doc.paidAt)}` : "Montant réglé", money(doc.amountPaid));
   }
-  if (doc.kind === "credit_note") row("Montant remboursé", money(doc.totalTTC + doc.rounding), true);
+  if (doc.kind === "credit_note" && doc.creditedTo) {
+    if (doc.creditedTo.card > 0) row("Remboursé sur la carte bancaire", money(doc.creditedTo.card), true);
+    if (doc.creditedTo.voucher > 0) row("Recrédité sur le bon cadeau", money(doc.creditedTo.voucher), true);
+  } else if (doc.kind === "credit_note") row("Montant remboursé", money(doc.totalTTC + doc.rounding), true);
   else if (doc.kind === "commission_credit_note") row("Montant crédité", money(doc.amountDue), true);
   else row(isInvoice(doc) ? "Reste à payer" : "Net à payer", money(doc.amountDue), true);
   return {

@@ -242,6 +242,7 @@ export function registrationCreditNoteDocument(
     amountPaid: 0,
     paidAt: null,
     paymentTerms: `Annulation de l'inscription${c.reason ? ` (${c.reason})` : ""} : ${parts.join(" et ")}.`,
+    creditedTo: { card: c.card, voucher: c.voucher },
     mentions: mentions(c.seller, c.buyer),
     notes: [],
     relatedNumber: c.related.number,
