@@ -105,6 +105,12 @@ export function vatStatusConflict(error: unknown): never {
   const e = error as { code?: string; detail?: string; message?: string };
   if (e?.code !== "VT409") throw error;
   const ids = (e.detail ?? "").split(",").filter(Boolean).map((id) => `n° ${id}`).join(", ");
+  if (/need the VAT number/.test(e.message ?? "")) {
+    throw new AppError(
+      "conflict",
+      `Vous ne pouvez pas retirer votre numéro de TVA tant que des devis chiffrés avec TVA sont en cours (devis ${ids}) : leurs factures doivent le porter.`,
+    );
+  }
   const withVat = / with VAT/.test(e.message ?? "");
   throw new AppError(
     "conflict",

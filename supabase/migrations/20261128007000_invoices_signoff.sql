@@ -126,7 +126,8 @@ grant execute on function public.cancel_registration(uuid, text, uuid) to servic
 --    priced (deals.parameters.vat, 0 for a partner exempt then): switching to the exemption (franchise
 --    en base, art. 293 B du CGI) while quotes priced with VAT are open, or back to VAT while quotes
 --    priced without are open, would issue documents that charge VAT and state the exemption, or state
---    no VAT for a seller that owes it. Open: not refused, not fully paid (start … pay_partial). The
+--    no VAT for a seller that owes it; removing the VAT number while quotes priced with VAT are open
+--    would issue VAT invoices without it. Open: not refused, not fully paid (start … pay_partial). The
 --    error (SQLSTATE VT409) names the quotes; lib/accounts maps it to a 409 in French. Documents never
 --    carry both the VAT and the 293 B mention whatever the profile says (lib/billing/document.ts).
 create or replace function public.open_quotes_against_vat_status(p_company uuid, p_exempt boolean) returns bigint[]
@@ -146,16 +147,23 @@ declare
 begin
   -- A signed-in user's change (the partner in 'Mon profil', an admin for it); the system's own
   -- maintenance (service role, no user) is not guarded.
-  if new.type = 'Company' and new.vat_exemption is distinct from old.vat_exemption
-     and (select auth.uid()) is not null then
+  if new.type <> 'Company' or (select auth.uid()) is null then return new; end if;
+  if new.vat_exemption is distinct from old.vat_exemption then
     open_ids := public.open_quotes_against_vat_status(new.id, coalesce(new.vat_exemption, false));
     if cardinality(open_ids) > 0 then
       raise exception 'open quotes priced % VAT: %', case when new.vat_exemption then 'with' else 'without' end,
         array_to_string(open_ids, ', ') using errcode = 'VT409', detail = array_to_string(open_ids, ',');
     end if;
+  elsif old.vat_number is not null and new.vat_number is null and not coalesce(new.vat_exemption, false) then
+    -- Their invoices charge VAT: they must carry the seller's VAT number (EN 16931 BR-S-02, BT-31).
+    open_ids := public.open_quotes_against_vat_status(new.id, true);
+    if cardinality(open_ids) > 0 then
+      raise exception 'open quotes priced with VAT need the VAT number: %', array_to_string(open_ids, ', ')
+        using errcode = 'VT409', detail = array_to_string(open_ids, ',');
+    end if;
   end if;
   return new;
 end $$;
 revoke execute on function public.guard_vat_status_change() from public, anon, authenticated;
-create trigger users_guard_vat_status_change before update of vat_exemption on public.users
+create trigger users_guard_vat_status_change before update of vat_exemption, vat_number on public.users
   for each row execute function public.guard_vat_status_change();

@@ -191,6 +191,14 @@ httpTest(
       );
       assertEquals(row.exempt, false, "nothing changed");
       assertEquals(row.vat !== null, true, "the VAT number kept");
+      // Nor can it remove its VAT number: the invoices of those quotes must carry it.
+      const removed = await partner.patch("/api/user/update", { vatNumber: "" });
+      assertEquals(removed.status, 409, removed.text);
+      assertEquals(
+        (removed.json().message as string).startsWith("Vous ne pouvez pas retirer"),
+        true,
+        removed.text,
+      );
       // Once no quote priced with VAT is open (here: set aside, then put back), the switch goes through.
       const open = await openQuotes(true);
       await systemQuery(db, "update public.deals set status = 'refused' where id = any($1::bigint[])", [

@@ -3,7 +3,7 @@
 -- times of a series run together; a partner cannot switch its VAT status under open quotes priced the
 -- other way (the system can); the new functions are the service role's only.
 begin;
-select plan(13);
+select plan(14);
 
 select tests.create_user('Company', 'partner_a'), tests.create_user('Customer', 'customer_a');
 insert into public.deals (id, name, status, company_id, customer_id, admin_settings, parameters) values
@@ -29,9 +29,12 @@ select ok((select (select issued_at from public.invoices where number = 'FA-2099
   'a later number has a later time');
 
 -- 2. The VAT status guard.
+update public.users set vat_number = 'FR32123456789' where id = tests.user_id('partner_a');
 select tests.act_as('partner_a');
 select throws_ok($$update public.users set vat_exemption = true where id = auth.uid()$$, 'VT409', null,
   'a partner cannot switch to the exemption while a quote priced with VAT is open');
+select throws_ok($$update public.users set vat_number = null where id = auth.uid()$$, 'VT409', null,
+  'nor remove its VAT number while a quote priced with VAT is open');
 select tests.reset_role();
 update public.deals set status = 'pay_total' where id = 701;
 select tests.act_as('partner_a');
