@@ -97,9 +97,10 @@ end $$;
 revoke execute on function public.lock_own_cart(text) from public, anon, authenticated;
 
 -- What a cart may still take of a date: {ok} or the refusal {ok: false, reason, limit, held, until}:
--- cooldown (until: unix seconds) | date_limit | cart_limit. `p_extra`: the places asked for on top of
--- what the cart holds live. The caller holds the cart's and the date's locks. Internal.
-create or replace function public.cart_limit_refusal(p_cart uuid, p_date bigint, p_extra integer)
+-- cooldown (until: unix seconds; only when `p_cooldown`) | date_limit | cart_limit. `p_extra`: the places
+-- asked for on top of what the cart holds live. The caller holds the cart's and the date's locks. Internal.
+create or replace function public.cart_limit_refusal(p_cart uuid, p_date bigint, p_extra integer,
+  p_cooldown boolean default true)
 returns jsonb
 language plpgsql stable security definer set search_path = '' as $$
 declare
@@ -114,7 +115,7 @@ begin
     select coalesce(sum(l.quantity) filter (where l.date_id = p_date), 0)::int, coalesce(sum(l.quantity), 0)::int
     into on_date, held
     from public.cart_lines l where l.cart_id = p_cart and l.expires_at > now();
-    if on_date = 0 then
+    if on_date = 0 and p_cooldown then
       select x.lapsed_at into lapsed from public.cart_hold_lapses x
       where x.cart_id = p_cart and x.date_id = p_date and x.lapsed_at > now() - public.hold_cooldown();
       if found then
@@ -131,7 +132,7 @@ begin
   end if;
   return jsonb_build_object('ok', true);
 end $$;
-revoke execute on function public.cart_limit_refusal(uuid, bigint, integer) from public, anon, authenticated;
+revoke execute on function public.cart_limit_refusal(uuid, bigint, integer, boolean) from public, anon, authenticated;
 
 -- Gives back the places of a date's expired holds and of its expired offers (as before), and remembers
 -- each lapsed hold for the cool-down. The caller holds the date's row lock.
@@ -280,8 +281,8 @@ begin
     if cart is null then return jsonb_build_object('ok', false, 'reason', 'no_cart'); end if;
     perform from public.carts c where c.id = cart for update;
   end if;
-  refusal := public.cart_limit_refusal(cart, d.id, 1);
-  if not (refusal ->> 'ok')::boolean and refusal ->> 'reason' <> 'cooldown' then return refusal; end if;
+  refusal := public.cart_limit_refusal(cart, d.id, 1, false);
+  if not (refusal ->> 'ok')::boolean then return refusal; end if;
   insert into public.cart_lines as l (cart_id, date_id, quantity, expires_at)
   values (cart, d.id, 1, now() + make_interval(mins => greatest(1, least(coalesce(p_hold_minutes, 20), 120))))
   on conflict (cart_id, date_id) do update set quantity = l.quantity + 1,
@@ -296,7 +297,8 @@ grant execute on function public.claim_seat_offer(text, uuid, integer) to anon, 
 
 -- merge_cart as before, within the customer's limits: the carts are locked first (the customer's, then
 -- the anonymous one), then the dates; merged lines above a date's limit, then lines (latest dates
--- first) above max_places_held(), give their extra places back to their dates.
+-- first) above max_places_held(), give their extra places back to their dates (a line being paid for
+-- is kept whole).
 create or replace function public.merge_cart(p_token text) returns integer
 language plpgsql security definer set search_path = '' as $$
 declare
@@ -331,14 +333,16 @@ begin
   delete from public.carts where id = anonymous_cart;
   -- Live lines, earliest dates first, trimmed to the date's limit and to what the cart may still hold.
   for over in
-    select l.id, l.date_id, l.quantity, s.max_places_per_date as per_date
+    select l.id, l.date_id, l.quantity, l.order_id, s.max_places_per_date as per_date
     from public.cart_lines l
     join public.session_dates d on d.id = l.date_id
     join public.workshop_sessions s on s.id = d.session_id
     where l.cart_id = own and l.expires_at > now()
     order by d.dtstart, l.created_at
   loop
-    keep := greatest(least(over.quantity, over.per_date, budget), 0);
+    -- A line being paid for (tied to an order) keeps its places: its registration says how many.
+    keep := case when over.order_id is not null then over.quantity
+                 else greatest(least(over.quantity, over.per_date, budget), 0) end;
     budget := budget - keep;
     if keep < over.quantity then
       if keep = 0 then

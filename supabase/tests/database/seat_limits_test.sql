@@ -3,7 +3,7 @@
 -- functions (anon, a customer, the service role); a lapsed hold has a cool-down; a merge at login is
 -- trimmed to the limits; checkout refuses a cart over the limit; the helpers are internal.
 begin;
-select plan(36);
+select plan(38);
 
 select tests.create_user('Customer', 'customer_a');
 
@@ -22,9 +22,9 @@ insert into public.session_dates (id, uuid, session_id, dtstart, places, places_
 -- the helpers and the lapses table are internal.
 select function_privs_are('public', 'add_to_cart', array['text', 'uuid', 'integer', 'integer'], 'anon',
   array['EXECUTE'], 'anon may hold places (within the limits)');
-select function_privs_are('public', 'cart_limit_refusal', array['uuid', 'bigint', 'integer'], 'anon',
+select function_privs_are('public', 'cart_limit_refusal', array['uuid', 'bigint', 'integer', 'boolean'], 'anon',
   array[]::text[], 'cart_limit_refusal is internal (anon)');
-select function_privs_are('public', 'cart_limit_refusal', array['uuid', 'bigint', 'integer'], 'authenticated',
+select function_privs_are('public', 'cart_limit_refusal', array['uuid', 'bigint', 'integer', 'boolean'], 'authenticated',
   array[]::text[], 'cart_limit_refusal is internal (authenticated)');
 select function_privs_are('public', 'lock_own_cart', array['text'], 'authenticated', array[]::text[],
   'lock_own_cart is internal');
@@ -92,6 +92,19 @@ update public.cart_hold_lapses set lapsed_at = now() - interval '16 minutes';
 select tests.act_as_anon();
 select is(public.add_to_cart(repeat('b', 40), 'e0000000-0000-4000-8000-000000009521', 1, 20) ->> 'ok', 'true',
   'after the cool-down the cart holds the date again');
+
+-- A waiting-list offer is claimed within the cart's limits too (the offer stays open when refused).
+select tests.reset_role();
+insert into public.seat_alerts (id, date_id, email, optin) values
+  ('f0000000-0000-4000-8000-000000000001', 9521, 'waiting@test.invalid', true);
+insert into public.seat_offers (id, alert_id, date_id, expires_at) values
+  ('f0000000-0000-4000-8000-000000000002', 'f0000000-0000-4000-8000-000000000001', 9521, now() + interval '1 hour');
+select tests.act_as_anon();
+select is(public.claim_seat_offer(repeat('a', 40), 'f0000000-0000-4000-8000-000000000002', 20) ->> 'reason',
+  'cart_limit', 'a cart holding 20 places cannot claim an offered place');
+select tests.reset_role();
+select is((select status from public.seat_offers where id = 'f0000000-0000-4000-8000-000000000002'), 'offered',
+  'the offer stays open for its subscriber');
 
 -- Customers: the same limits, and a merge at login trimmed to them.
 select tests.act_as('customer_a');
