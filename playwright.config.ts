@@ -78,6 +78,9 @@ export default defineConfig({
       DEMO_DATA: "true",
       // Every browser test runs from 127.0.0.1, and many create a quote request.
       QUOTE_REQUESTS_PER_HOUR: "1000",
+      // …and many create an account and log in.
+      REGISTRATIONS_PER_HOUR: "1000",
+      LOGIN_ATTEMPTS_PER_MINUTE: "10000",
     },
   }, {
     // Production: a fresh database folder each run, one admin, then the app.

@@ -41,6 +41,12 @@ export interface Config {
   /** How many reverse proxies in front of the app append to X-Forwarded-For (0: use the TCP peer). */
   /** Quote requests one client address may send in an hour (POST /api/deal/request). */
   quoteRequestsPerHour: number;
+  /** Customer accounts one client address may create in an hour (POST /api/security/registration). */
+  registrationsPerHour: number;
+  /** Login attempts (successes included) one client address may make in a minute. */
+  loginAttemptsPerMinute: number;
+  /** At most one password-reset email per account in this many minutes. */
+  resetEmailIntervalMinutes: number;
   trustProxy: number;
   /** Keeps anonymous public pages in memory for a minute (PAGE_CACHE=false turns it off). */
   pageCache: boolean;
@@ -153,6 +159,27 @@ export function loadConfig(env: (name: string) => string | undefined = readEnv):
       10,
       1,
       10_000,
+    ),
+    registrationsPerHour: boundedInt(
+      "REGISTRATIONS_PER_HOUR",
+      env("REGISTRATIONS_PER_HOUR"),
+      10,
+      1,
+      10_000,
+    ),
+    loginAttemptsPerMinute: boundedInt(
+      "LOGIN_ATTEMPTS_PER_MINUTE",
+      env("LOGIN_ATTEMPTS_PER_MINUTE"),
+      60,
+      1,
+      100_000,
+    ),
+    resetEmailIntervalMinutes: boundedInt(
+      "RESET_EMAIL_INTERVAL_MINUTES",
+      env("RESET_EMAIL_INTERVAL_MINUTES"),
+      5,
+      1,
+      60,
     ),
     pageCache: env("PAGE_CACHE") !== "false",
     sessionCacheSeconds: boundedInt("SESSION_CACHE_SECONDS", env("SESSION_CACHE_SECONDS"), 10, 0, 60),

@@ -5,7 +5,15 @@
 // released, alerts stopped, idempotent); the attendees as JSON, CSV and sign-in sheet, refused to
 // anonymous visitors, customers and partners; holds capped at twice the hold time; the header's cart link.
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
-import { bookingFields, Client, httpTest, ORIGIN, registrationPayload, testEnv } from "../support/app.ts";
+import {
+  bookingFields,
+  Client,
+  httpTest,
+  ORIGIN,
+  registrationPayload,
+  TEST_LIMITS,
+  testEnv,
+} from "../support/app.ts";
 import { loadConfig } from "../../lib/config.ts";
 import { openPostgres } from "../../lib/db/postgres.ts";
 import { createLogger } from "../../lib/log/logger.ts";
@@ -497,7 +505,7 @@ async function secondInstance(): Promise<{ app: Awaited<ReturnType<typeof create
   const shared = await testEnv();
   const url = Deno.env.get("TEST_DATABASE_URL");
   const db = url ? openPostgres(url, { max: 4 }) : shared.db;
-  const config = loadConfig((name) => ({ APP_ENV: "test", APP_URL: ORIGIN })[name]);
+  const config = loadConfig((name) => ({ APP_ENV: "test", APP_URL: ORIGIN, ...TEST_LIMITS })[name]);
   const logger = createLogger(db, { quiet: true });
   const deps: Deps = {
     config,

@@ -6,7 +6,7 @@
 // PostgreSQL, 20 simultaneous checkouts on one voucher over two app instances never take more than it
 // has.
 import { assert, assertEquals } from "../support/assert.ts";
-import { Client, ORIGIN, registrationPayload, testEnv } from "../support/app.ts";
+import { Client, ORIGIN, registrationPayload, TEST_LIMITS, testEnv } from "../support/app.ts";
 import { systemQuery } from "../support/db.ts";
 import { attachment, facturXSchemaErrors, pdfText, plain } from "../../lib/billing/fixtures_test.ts";
 import { TEST_CARDS } from "../../lib/payments/simulated.ts";
@@ -358,7 +358,7 @@ voucherTest(
 
 /** A second instance of the app: its own pool on the same PostgreSQL database. */
 async function secondInstance() {
-  const config = loadConfig((name) => ({ APP_ENV: "test", APP_URL: ORIGIN })[name]);
+  const config = loadConfig((name) => ({ APP_ENV: "test", APP_URL: ORIGIN, ...TEST_LIMITS })[name]);
   const db = openPostgres(TEST_DATABASE_URL!, { max: 4 });
   const logger = createLogger(db, { quiet: true });
   const deps: Deps = {
