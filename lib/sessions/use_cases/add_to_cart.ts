@@ -3,7 +3,7 @@
 // row lock (public.add_to_cart): a full date answers 409 'COMPLET', a soon one 409 'BIENTÔT DISPO', a
 // quantity outside 1…places left 422. The three fields are the request: one missing (absent, null or
 // empty) is a 422 naming it, before anything is held (the booking form sends all three).
-import { type Actor, transactionAs } from "../../actor.ts";
+import { type Actor, cartActor, transactionAs } from "../../actor.ts";
 import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
 import { missingFieldsMessage, SESSION_MESSAGES } from "../rules.ts";
@@ -43,7 +43,9 @@ export async function addToCart(deps: Deps, actor: Actor, input: AddToCartInput)
   if (actor.kind === "anonymous") {
     await enforceLimit(deps.db, `cart-hold:${input.ip}`, ANONYMOUS_HOLDS, TOO_MANY_HOLDS);
   }
-  const result = await transactionAs(deps.db, actor, async (tx) => {
+  // The checks read as the visitor (RLS: published sessions only); the hold is made by the system on
+  // the visitor's behalf (add_to_cart is closed to the API roles), and re-checks the date under its lock.
+  await transactionAs(deps.db, actor, async (tx) => {
     const session = await findSessionBySlug(tx, input.slug);
     const date = session ? await findDateByUuid(tx, input.dateUuid) : null;
     if (!session || !date || date.sessionId !== session.id) {
@@ -57,9 +59,13 @@ export async function addToCart(deps: Deps, actor: Actor, input: AddToCartInput)
     if (String(input.body.timestamp).trim() !== String(toUnix(date.dtstart))) {
       throw new AppError("conflict", SESSION_MESSAGES.changed);
     }
-    const token = actor.kind === "anonymous" ? input.token : null;
-    return await holdPlaces(tx, token, input.dateUuid, quantity, deps.config.cartHoldMinutes);
   });
+  const token = actor.kind === "anonymous" ? input.token : null;
+  const result = await transactionAs(
+    deps.db,
+    cartActor(actor),
+    (tx) => holdPlaces(tx, token, input.dateUuid, quantity, deps.config.cartHoldMinutes),
+  );
   if (!result.ok) throw holdRefusal(result);
   return {
     lineId: result.line_id!,

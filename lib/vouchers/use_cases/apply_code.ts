@@ -5,7 +5,7 @@
 // wrong, so that a guess cannot slip through. Each attempt takes its try atomically before the code is
 // looked up (concurrent guesses cannot all pass a check made first) and gives it back unless the code
 // was unknown. DELETE /api/cart/code takes it off.
-import { type Actor, requireRole, transactionAs } from "../../actor.ts";
+import { type Actor, cartActor, requireRole, transactionAs } from "../../actor.ts";
 import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
 import { giveBack, takeTry } from "../../limits/limiter.ts";
@@ -54,7 +54,7 @@ export async function applyCode(
   let answer: ApplyAnswer;
   try {
     answer = code
-      ? await transactionAs(deps.db, customer, async (tx) => applyCartVoucher(tx, await codeHash(code)))
+      ? await transactionAs(deps.db, cartActor(customer), async (tx) => applyCartVoucher(tx, await codeHash(code)))
       : { ok: false, reason: "unknown" };
   } catch (error) {
     // Not an answer about the code: the try is not a failed guess.
@@ -105,7 +105,7 @@ export async function removeCode(deps: Deps, actor: Actor): Promise<string> {
     message: VOUCHER_MESSAGES.customersOnly,
     loginMessage: VOUCHER_MESSAGES.loginToRedeem,
   });
-  const removed = await transactionAs(deps.db, customer, (tx) => removeCartVoucher(tx));
+  const removed = await transactionAs(deps.db, cartActor(customer), (tx) => removeCartVoucher(tx));
   if (!removed) throw new AppError("not_found", VOUCHER_MESSAGES.noCode);
   return VOUCHER_MESSAGES.codeRemoved;
 }
