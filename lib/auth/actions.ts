@@ -15,6 +15,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { enqueueEmail } from "../mail/outbox.ts";
 import { passwordResetEmail, registrationEmail } from "../mail/templates.ts";
+import { sealSecrets } from "../mail/secrets.ts";
 import {
   emailTaken,
   findUser,
@@ -39,6 +40,7 @@ import {
 import { normalizePhone } from "../accounts/phone.ts";
 import { decoyPasswordHash, hashPassword, sha256Hex, verifyPassword } from "./crypto.ts";
 import {
+  consumeResetToken,
   createSession,
   deleteSession,
   findLoginAccount,
@@ -49,7 +51,7 @@ import {
   recordLoginAttempt,
   RESOLVE_SESSION_SQL,
   type ResolvedSession,
-  useResetToken,
+  setPasswordAfterReset,
 } from "./store.ts";
 import {
   EXISTENCE_CHECKS_PER_CLIENT,
@@ -271,7 +273,11 @@ export async function requestPasswordReset(deps: Deps, client: Client, rawEmail:
         select id, firstname from public.users where email = ${email} and anonymized_at is null`;
       if (!user) return null;
       const link = `${deps.config.appUrl}/reset-password/${await issueResetToken(tx, user.id)}`;
-      await enqueueEmail(tx, passwordResetEmail(email, user.firstname, link));
+      // The link opens the account: sealed in the outbox, masked for its readers.
+      await enqueueEmail(
+        tx,
+        await sealSecrets(passwordResetEmail(email, user.firstname, link), [link], deps.config.appSecret),
+      );
       return link;
     });
     // Admins cannot read reset emails (their links open the account); on a developer's machine,
@@ -290,10 +296,10 @@ export async function isResetTokenValid(deps: Deps, token: string): Promise<bool
 export async function resetPassword(deps: Deps, token: string, password: string): Promise<void> {
   const passwordHash = await hashPassword(password);
   const userId = await transactionAs(deps.db, AUTH, async (tx) => {
-    const found = await findResetToken(tx, token);
-    if (!found) throw new AppError("bad_request", RESET_LINK_INVALID);
-    await useResetToken(tx, found.tokenHash, found.userId, passwordHash);
-    return found.userId;
+    const userId = await consumeResetToken(tx, token);
+    if (!userId) throw new AppError("bad_request", RESET_LINK_INVALID);
+    await setPasswordAfterReset(tx, userId, passwordHash);
+    return userId;
   });
   deps.sessions?.dropUser(userId); // the reset ended every session of the account
   await deps.logger.info("auth", "Mot de passe réinitialisé", { userId });

@@ -115,8 +115,19 @@ export async function findResetToken(
   return row ? { userId: row.userId, tokenHash } : null;
 }
 
-export async function useResetToken(tx: Tx, tokenHash: string, userId: string, passwordHash: string) {
-  await tx`update identity.password_reset_tokens set used_at = now() where token_hash = ${tokenHash}`;
+/** Uses up a valid token in one conditional update: of two uses at once (two instances), the second
+ * waits for the first's row lock, then finds it used and gets null. Returns the token's user. */
+export async function consumeResetToken(tx: Tx, token: string): Promise<string | null> {
+  if (!token || token.length > 100) return null;
+  const [row] = await tx<{ userId: string }>`
+    update identity.password_reset_tokens set used_at = now()
+    where token_hash = ${await sha256Hex(token)} and used_at is null and expires_at > now()
+    returning user_id as "userId"`;
+  return row?.userId ?? null;
+}
+
+/** Sets the password of the user whose reset token was just consumed, and ends its sessions. */
+export async function setPasswordAfterReset(tx: Tx, userId: string, passwordHash: string) {
   // An invited partner has no password yet: the link creates it.
   await tx`insert into identity.credentials (user_id, password_hash) values (${userId}, ${passwordHash})
            on conflict (user_id) do update set password_hash = excluded.password_hash, updated_at = now()`;

@@ -12,6 +12,7 @@ import { statementAs, systemActor, transactionAs } from "../actor.ts";
 import type { Config } from "../config.ts";
 import type { Deps } from "../deps.ts";
 import type { Queue } from "../jobs/worker.ts";
+import { bodiesToSend } from "./secrets.ts";
 
 const JOB = systemActor("job");
 const BATCH = 10;
@@ -37,6 +38,8 @@ interface Claimed {
   subject: string;
   text: string;
   html: string | null;
+  /** The real bodies, sealed, when text/html mask a secret (lib/mail/secrets.ts). */
+  sealed: string | null;
   attempts: number;
   token: string;
 }
@@ -67,17 +70,19 @@ export function smtpQueue(config: Pick<Config, "smtpUrl" | "mailFrom">): Queue {
                 where status = 'pending' and next_attempt_at <= now()
                 order by next_attempt_at limit ${BATCH} for update skip locked) due
           where o.id = due.id
-          returning o.id, o.recipient, o.subject, o.text_body as text, o.html_body as html, o.attempts,
+          returning o.id, o.recipient, o.subject, o.text_body as text, o.html_body as html,
+                    o.sealed_body as sealed, o.attempts,
                     o.claim_token::text as token`);
       for (const email of batch) {
         try {
+          const { text, html } = await bodiesToSend(email, deps.config.appSecret);
           await transport.sendMail({
             from: config.mailFrom,
             to: email.recipient,
             subject: email.subject,
-            text: email.text,
+            text,
             messageId: `<${email.id}@${domain}>`,
-            ...(email.html ? { html: email.html } : {}),
+            ...(html ? { html } : {}),
           });
           await statementAs(
             deps.db,

@@ -71,6 +71,42 @@ httpTest("profile validation answers 422 with each field's message and changes n
   assertEquals((await client.get("/api/user/get")).json().firstname, payload.firstname);
 });
 
+httpTest(
+  "PATCH /api/user/update refuses lone surrogates and control characters in French (422)",
+  async () => {
+    const { client, payload } = await newCustomer();
+    for (
+      const [field, value] of [
+        ["firstname", "\ud800"],
+        ["firstname", "Lé\r\na"],
+        ["lastname", "Mar\u0000tin"],
+        ["city", "Pa\u0085ris"],
+        ["address1", "5 avenue\tFoch"],
+        ["name", "Léa\u007fÉvénements"],
+      ]
+    ) {
+      const res = await client.patch("/api/user/update", profileUpdate({ [field]: value }));
+      assertEquals(res.status, 422, `${field}: ${JSON.stringify(value)}`);
+      assertEquals(
+        res.json<{ errors: Record<string, string> }>().errors[field],
+        "Ce champ contient des caractères non autorisés.",
+      );
+    }
+    const email = await client.patch(
+      "/api/user/update",
+      profileUpdate({ emails: ["victim-x@evil.example>,<foo"] }),
+    );
+    assertEquals(email.status, 422);
+    assertEquals(email.json<{ errors: Record<string, string> }>().errors.emails, "Le mail doit être valide.");
+    assertEquals((await client.get("/api/user/get")).json().firstname, payload.firstname, "nothing written");
+    // Accents, apostrophes and emoji (valid surrogate pairs) are fine.
+    assertEquals(
+      (await client.patch("/api/user/update", profileUpdate({ firstname: "Zoë 🍸 d'Arc" }))).status,
+      200,
+    );
+  },
+);
+
 httpTest("a business customer's VAT number is stored, checked and kept by later updates", async () => {
   const { client } = await newCustomer();
   // Absent before: the field used to be dropped for customers.

@@ -38,6 +38,10 @@ export async function changeCartLine(
 
 export async function removeCartLine(deps: Deps, actor: Actor, token: string | null, lineId: string) {
   requireShopper(actor);
-  const result = await transactionAs(deps.db, cartActor(actor), (tx) => removeLine(tx, tokenOf(actor, token), lineId));
+  const result = await transactionAs(
+    deps.db,
+    cartActor(actor),
+    (tx) => removeLine(tx, tokenOf(actor, token), lineId),
+  );
   if (!result.ok) throw new AppError("not_found", SESSION_MESSAGES.lineNotFound);
 }

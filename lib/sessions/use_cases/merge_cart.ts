@@ -7,7 +7,11 @@ import { mergeAnonymousCart } from "../store.ts";
 
 export async function mergeCartAtLogin(deps: Deps, user: SessionUser, token: string): Promise<number> {
   if (user.type !== "Customer") return 0;
-  const moved = await transactionAs(deps.db, cartActor(userActor(user, "")), (tx) => mergeAnonymousCart(tx, token));
+  const moved = await transactionAs(
+    deps.db,
+    cartActor(userActor(user, "")),
+    (tx) => mergeAnonymousCart(tx, token),
+  );
   if (moved > 0) await deps.logger.info("sessions", "Panier rattaché au compte", { userId: user.id, moved });
   return moved;
 }

@@ -37,7 +37,8 @@ export async function readCart(deps: Deps, actor: Actor, token: string | null): 
   requireShopper(actor);
   const rows = actor.kind === "anonymous" && !token
     ? []
-    : await transactionAs(deps.db, cartActor(actor), (tx) => cartLines(tx, actor.kind === "anonymous" ? token : null));
+    : await transactionAs(deps.db, cartActor(actor), (tx) =>
+      cartLines(tx, actor.kind === "anonymous" ? token : null));
   const lines = rows.map((row) => ({
     id: row.lineId,
     sessionTitle: row.sessionTitle,

@@ -54,7 +54,11 @@ export async function applyCode(
   let answer: ApplyAnswer;
   try {
     answer = code
-      ? await transactionAs(deps.db, cartActor(customer), async (tx) => applyCartVoucher(tx, await codeHash(code)))
+      ? await transactionAs(
+        deps.db,
+        cartActor(customer),
+        async (tx) => applyCartVoucher(tx, await codeHash(code)),
+      )
       : { ok: false, reason: "unknown" };
   } catch (error) {
     // Not an answer about the code: the try is not a failed guess.
