@@ -424,7 +424,7 @@ httpTest(
       "select count(*)::int as n from public.deals",
     );
     for (
-      const [field, value] of [["firstname", "Ju\r\nlie"], ["lastname", "Le\u0000fèvre"], [
+      const [field, value] of [["firstname", "Ju\r\nlie"], ["lastname", "Le\u001bfèvre"], [
         "ville",
         "Ly\ud800on",
       ]]
