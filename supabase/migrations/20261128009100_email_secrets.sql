@@ -56,3 +56,20 @@ drop trigger if exists users_erase_emails on public.users;
 create trigger users_erase_emails after update of anonymized_at on public.users
   for each row when (old.anonymized_at is null and new.anonymized_at is not null)
   execute function public.erase_emails_of_anonymised_user();
+
+-- Emails written before this migration kept their secrets in clear: the settled ones are masked now
+-- (reset and invitation links, seat-offer links, voucher codes and their PDF links); pending ones are
+-- left to be sent as written.
+update public.email_outbox set
+  text_body = regexp_replace(regexp_replace(regexp_replace(regexp_replace(text_body,
+    '/reset-password/[A-Za-z0-9_-]+', '/reset-password/[masqué]', 'g'),
+    '/date/alert/offre/[^\s"<]+', '/date/alert/offre/[masqué]', 'g'),
+    '\?code=[^\s"<]+', '?code=[masqué]', 'g'),
+    '[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}', '[masqué]', 'g'),
+  html_body = regexp_replace(regexp_replace(regexp_replace(regexp_replace(html_body,
+    '/reset-password/[A-Za-z0-9_-]+', '/reset-password/[masqué]', 'g'),
+    '/date/alert/offre/[^\s"<]+', '/date/alert/offre/[masqué]', 'g'),
+    '\?code=[^\s"<]+', '?code=[masqué]', 'g'),
+    '[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}', '[masqué]', 'g')
+where status <> 'pending'
+  and template in ('password-reset', 'partner-invitation', 'seat-offer', 'gift-voucher');
