@@ -16,6 +16,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { enqueueEmail } from "../mail/outbox.ts";
 import { passwordResetEmail, registrationEmail } from "../mail/templates.ts";
+import { sealSecrets } from "../mail/secrets.ts";
 import {
   emailTaken,
   findUser,
@@ -40,6 +41,7 @@ import {
 import { normalizePhone } from "../accounts/phone.ts";
 import { decoyPasswordHash, hashPassword, sha256Hex, verifyPassword } from "./crypto.ts";
 import {
+  consumeResetToken,
   createSession,
   deleteSession,
   findLoginAccount,
@@ -51,7 +53,7 @@ import {
   resetIssuedWithin,
   RESOLVE_SESSION_SQL,
   type ResolvedSession,
-  useResetToken,
+  setPasswordAfterReset,
 } from "./store.ts";
 import {
   ACCOUNT_UNDER_ATTACK_MESSAGE,
@@ -300,7 +302,11 @@ export async function requestPasswordReset(deps: Deps, client: Client, rawEmail:
       if (await resetIssuedWithin(tx, user.id, deps.config.resetEmailIntervalMinutes)) return null;
       const token = await issueResetToken(tx, user.id, undefined, { voidEarlier: false });
       const link = `${deps.config.appUrl}/reset-password/${token}`;
-      await enqueueEmail(tx, passwordResetEmail(email, user.firstname, link));
+      // The link opens the account: sealed in the outbox, masked for its readers.
+      await enqueueEmail(
+        tx,
+        await sealSecrets(passwordResetEmail(email, user.firstname, link), [link], deps.config.appSecret),
+      );
       return link;
     });
     // Admins cannot read reset emails (their links open the account); on a developer's machine,
@@ -326,14 +332,14 @@ export async function resetPassword(
 ): Promise<void> {
   const passwordHash = await hashPassword(password);
   const userId = await transactionAs(deps.db, AUTH, async (tx) => {
-    const found = await findResetToken(tx, token);
-    if (!found) throw new AppError("bad_request", RESET_LINK_INVALID);
-    await useResetToken(tx, found.tokenHash, found.userId, passwordHash);
+    const userId = await consumeResetToken(tx, token);
+    if (!userId) throw new AppError("bad_request", RESET_LINK_INVALID);
+    await setPasswordAfterReset(tx, userId, passwordHash);
     if (client) {
-      const [user] = await tx<{ email: string }>`select email from public.users where id = ${found.userId}`;
+      const [user] = await tx<{ email: string }>`select email from public.users where id = ${userId}`;
       if (user) await recordLoginAttempt(tx, user.email, client.ip, true);
     }
-    return found.userId;
+    return userId;
   });
   deps.sessions?.dropUser(userId); // the reset ended every session of the account
   await deps.logger.info("auth", "Mot de passe réinitialisé", { userId });

@@ -142,10 +142,22 @@ export async function resetIssuedWithin(tx: Tx, userId: string, minutes: number)
   return row.recent;
 }
 
-export async function useResetToken(tx: Tx, tokenHash: string, userId: string, passwordHash: string) {
-  // Every link of the account ends with the one used (several may be live: requests do not void them).
+/** Uses up a valid token in one conditional update: of two uses at once (two instances), the second
+ * waits for the first's row lock, then finds it used and gets null. Returns the token's user. */
+export async function consumeResetToken(tx: Tx, token: string): Promise<string | null> {
+  if (!token || token.length > 100) return null;
+  const [row] = await tx<{ userId: string }>`
+    update identity.password_reset_tokens set used_at = now()
+    where token_hash = ${await sha256Hex(token)} and used_at is null and expires_at > now()
+    returning user_id as "userId"`;
+  return row?.userId ?? null;
+}
+
+/** Sets the password of the user whose reset token was just consumed, ends the account's other links
+ * (several may be live: requests do not void them) and its sessions. */
+export async function setPasswordAfterReset(tx: Tx, userId: string, passwordHash: string) {
   await tx`update identity.password_reset_tokens set used_at = now()
-           where (token_hash = ${tokenHash} or user_id = ${userId}) and used_at is null`;
+           where user_id = ${userId} and used_at is null`;
   // An invited partner has no password yet: the link creates it.
   await tx`insert into identity.credentials (user_id, password_hash) values (${userId}, ${passwordHash})
            on conflict (user_id) do update set password_hash = excluded.password_hash, updated_at = now()`;

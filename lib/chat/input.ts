@@ -56,7 +56,7 @@ export function parseThread(input: Record<string, unknown>): ThreadInput {
 }
 
 export function parsePost(input: Record<string, unknown>): { dealId: number; text: string } {
-  const parsed = parseInput(postBody, input, CHAT_MESSAGES.badEntity);
+  const parsed = parseInput(postBody, input, CHAT_MESSAGES.badEntity, { multiLine: ["text"] });
   const error = messageTextError(parsed.text);
   if (error) throw new AppError("validation", error, { text: error });
   return { dealId: parsed.entityId, text: parsed.text };

@@ -14,6 +14,7 @@ import {
 } from "./rules.ts";
 import { isIsoDate } from "../accounts/rules.ts";
 import { MAX_RICH_TEXT, RICH_TEXT_TOO_LONG } from "../richtext/rules.ts";
+import { EMAIL_INVALID_MESSAGE, isStrictEmail } from "../validation.ts";
 
 const NUMBER_MESSAGE = "Veuillez saisir un nombre valide.";
 const TOO_LONG = "Ce champ est trop long.";
@@ -210,10 +211,7 @@ export function quoteRequestSchema(today: string) {
     firstname: text(120).pipe(z.string().min(1, REQUIRED)),
     lastname: text(120).pipe(z.string().min(1, REQUIRED)),
     email: text(254).pipe(
-      z.string().min(1, "Votre email est requis.").regex(
-        /^[^\s@]+@[^\s@]+\.[^\s@]+$/,
-        "L'email doit être valide.",
-      ),
+      z.string().min(1, "Votre email est requis.").refine(isStrictEmail, EMAIL_INVALID_MESSAGE),
     ).transform((s) => s.toLowerCase()),
     phone: text(40).pipe(z.string().min(1, "Votre téléphone est requis.")),
     consent: z.unknown().optional().transform((v) => v === true || v === "true" || v === "on" || v === "1")

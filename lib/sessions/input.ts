@@ -85,7 +85,7 @@ const sessionSchema = z.object({
 });
 
 export function parseSession(body: unknown): SessionFields {
-  return parseInput(sessionSchema, body, FORM_INVALID);
+  return parseInput(sessionSchema, body, FORM_INVALID, { multiLine: ["description"] });
 }
 
 const additionalCost = z.object({

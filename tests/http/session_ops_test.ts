@@ -27,6 +27,7 @@ import { JOBS } from "../../lib/jobs/registry.ts";
 import { statementAs, systemActor } from "../../lib/actor.ts";
 import { outboxQueue } from "../../lib/outbox/worker.ts";
 import { dateCanceledMailHandler, seatOfferMailHandler } from "../../lib/sessions/waiting_list.ts";
+import { SENT_BODY_COLUMNS, sentText } from "../support/mail.ts";
 
 const ADMIN = "admin@example.fr";
 const PARTNER = "partenaire@example.fr";
@@ -102,12 +103,14 @@ async function drainMail() {
 
 async function offerLinks(email: string): Promise<string[]> {
   const { db } = await testEnv();
-  const rows = await systemQuery<{ text: string }>(
+  const rows = await systemQuery<{ text: string; sealed: string | null }>(
     db,
-    "select text_body as text from public.email_outbox where recipient = $1 and template = 'seat-offer' order by created_at",
+    `select ${SENT_BODY_COLUMNS} from public.email_outbox where recipient = $1 and template = 'seat-offer'
+     order by created_at`,
     [email],
   );
-  return rows.map((r) => /\/date\/alert\/offre\/\S+/.exec(r.text)![0]);
+  const texts = await Promise.all(rows.map(sentText));
+  return texts.map((text) => /\/date\/alert\/offre\/\S+/.exec(text)![0]);
 }
 
 const unique = (name: string) => `${name}.${Date.now()}.${++counter}@example.fr`;

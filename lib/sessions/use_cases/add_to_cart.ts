@@ -5,7 +5,7 @@
 // date per cart, places held across dates, the cool-down after a lapsed hold) 422/409 in French saying the
 // limit. The three fields are the request: one missing (absent, null or
 // empty) is a 422 naming it, before anything is held (the booking form sends all three).
-import { type Actor, transactionAs } from "../../actor.ts";
+import { type Actor, cartActor, transactionAs } from "../../actor.ts";
 import { recordCreation } from "../../idempotency/context.ts";
 import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
@@ -59,26 +59,35 @@ export async function addToCart(deps: Deps, actor: Actor, input: AddToCartInput)
     const places = await takeTry(deps.db, placesBucket, ANONYMOUS_PLACES_PER_CLIENT, weight);
     if (!places.taken) throw new AppError("too_many_requests", TOO_MANY_PLACES);
   }
-  const result = await transactionAs(deps.db, actor, async (tx) => {
-    const session = await findSessionBySlug(tx, input.slug);
-    const date = session ? await findDateByUuid(tx, input.dateUuid) : null;
-    if (!session || !date || date.sessionId !== session.id) {
-      throw new AppError("not_found", SESSION_MESSAGES.notFound);
-    }
-    // The page the visitor booked from showed this session and this start: a date moved since is
-    // not booked blindly.
-    if (String(input.body.session).trim() !== String(session.id)) {
-      throw new AppError("conflict", SESSION_MESSAGES.changed);
-    }
-    if (String(input.body.timestamp).trim() !== String(toUnix(date.dtstart))) {
-      throw new AppError("conflict", SESSION_MESSAGES.changed);
-    }
+  // The checks read as the visitor (RLS: published sessions only); the hold is made by the system on
+  // the visitor's behalf (add_to_cart is closed to the API roles), and re-checks the date under its lock.
+  const checksAndHold = async () => {
+    await transactionAs(deps.db, actor, async (tx) => {
+      const session = await findSessionBySlug(tx, input.slug);
+      const date = session ? await findDateByUuid(tx, input.dateUuid) : null;
+      if (!session || !date || date.sessionId !== session.id) {
+        throw new AppError("not_found", SESSION_MESSAGES.notFound);
+      }
+      // The page the visitor booked from showed this session and this start: a date moved since is
+      // not booked blindly.
+      if (String(input.body.session).trim() !== String(session.id)) {
+        throw new AppError("conflict", SESSION_MESSAGES.changed);
+      }
+      if (String(input.body.timestamp).trim() !== String(toUnix(date.dtstart))) {
+        throw new AppError("conflict", SESSION_MESSAGES.changed);
+      }
+    });
     const token = actor.kind === "anonymous" ? input.token : null;
-    const held = await holdPlaces(tx, token, input.dateUuid, quantity, deps.config.cartHoldMinutes);
-    // Only a hold is a creation: a refusal leaves the key free for a retry.
-    if (held.ok) await recordCreation(tx);
-    return held;
-  }).catch(async (error) => {
+    const result = await transactionAs(deps.db, cartActor(actor), async (tx) => {
+      const held = await holdPlaces(tx, token, input.dateUuid, quantity, deps.config.cartHoldMinutes);
+      // Only a hold is a creation: a refusal leaves the key free for a retry.
+      if (held.ok) await recordCreation(tx);
+      return held;
+    });
+    return result;
+  };
+  // Places the visitor's address took for a hold that did not happen are given back.
+  const result = await checksAndHold().catch(async (error) => {
     if (actor.kind === "anonymous") {
       await giveBack(deps.db, placesBucket, ANONYMOUS_PLACES_PER_CLIENT, weight);
     }

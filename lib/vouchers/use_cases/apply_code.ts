@@ -4,7 +4,7 @@
 // and per client address, shared by every instance; over its own limit a customer's every attempt is
 // refused, right or wrong, so that a guess cannot slip through, but other customers' guesses from the
 // same address never refuse a customer who made no wrong guess. DELETE /api/cart/code takes it off.
-import { type Actor, requireRole, transactionAs } from "../../actor.ts";
+import { type Actor, cartActor, requireRole, transactionAs } from "../../actor.ts";
 import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
 import { takeGuess } from "../guesses.ts";
@@ -41,7 +41,11 @@ export async function applyCode(
   let answer: ApplyAnswer;
   try {
     answer = code
-      ? await transactionAs(deps.db, customer, async (tx) => applyCartVoucher(tx, await codeHash(code)))
+      ? await transactionAs(
+        deps.db,
+        cartActor(customer),
+        async (tx) => applyCartVoucher(tx, await codeHash(code)),
+      )
       : { ok: false, reason: "unknown" };
   } catch (error) {
     // Not an answer about the code: the try is not a failed guess.
@@ -88,7 +92,7 @@ export async function removeCode(deps: Deps, actor: Actor): Promise<string> {
     message: VOUCHER_MESSAGES.customersOnly,
     loginMessage: VOUCHER_MESSAGES.loginToRedeem,
   });
-  const removed = await transactionAs(deps.db, customer, (tx) => removeCartVoucher(tx));
+  const removed = await transactionAs(deps.db, cartActor(customer), (tx) => removeCartVoucher(tx));
   if (!removed) throw new AppError("not_found", VOUCHER_MESSAGES.noCode);
   return VOUCHER_MESSAGES.codeRemoved;
 }
