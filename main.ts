@@ -19,7 +19,14 @@ import { chatHubOf } from "./lib/chat/hub.ts";
 import { createHealth } from "./lib/health/state.ts";
 
 export async function start() {
-  const config = loadConfig();
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    // A configuration error is the operator's to fix: its message, without a stack trace.
+    console.error((error as Error).message);
+    Deno.exit(1);
+  }
   // In production, once: what runs degraded with this configuration (no SMTP, HubSpot off…).
   const degraded = config.appEnv === "production" ? degradedReport(config) : null;
   if (degraded) console.warn(degraded);
