@@ -19,6 +19,9 @@ export interface Config {
   /** A direct or session-mode connection for LISTEN (chat, sessions ended on another instance), when
    * DATABASE_URL goes through a transaction-mode pooler that cannot hold a LISTEN; empty: DATABASE_URL. */
   databaseListenUrl: string;
+  /** Connections in this instance's pool on PostgreSQL (DATABASE_POOL_SIZE, 1 to 100, default 10); LISTEN
+   * holds one more. README, 'Deploying', sizes it against the plan's connection limits. */
+  databasePoolSize: number;
   /** Folder of the embedded database (PGlite) when no DATABASE_URL is set. */
   dataDir: string;
   /** Secret for signed cookies. Required in production; no cookie is signed at present (flash
@@ -175,6 +178,7 @@ export function loadConfig(env: (name: string) => string | undefined = readEnv):
     databaseUrl: env("DATABASE_URL") ?? "",
     databasePrepare: flag("DATABASE_PREPARE", env("DATABASE_PREPARE"), true),
     databaseListenUrl: env("DATABASE_LISTEN_URL") ?? "",
+    databasePoolSize: boundedInt("DATABASE_POOL_SIZE", env("DATABASE_POOL_SIZE"), 10, 1, 100),
     dataDir: env("DATA_DIR") ?? "./data/pglite",
     appSecret,
     secureCookies: env("SECURE_COOKIES") ? env("SECURE_COOKIES") === "true" : appUrl.startsWith("https://"),

@@ -138,6 +138,9 @@ Deno.test("degraded features: each missing setting says what runs degraded; a co
     }),
   );
   assertEquals(complete.databaseListenUrl, "postgres://app@db.example.fr:5432/postgres");
+  assertEquals(complete.databasePoolSize, 10);
+  assertEquals(loadConfig(from({ DATABASE_POOL_SIZE: "4" })).databasePoolSize, 4);
+  nodeAssert.throws(() => loadConfig(from({ DATABASE_POOL_SIZE: "0" })), /DATABASE_POOL_SIZE invalide/);
   assertEquals(degradedFeatures(complete), []);
   assertEquals(degradedReport(complete), null);
   // A transaction pooler without a LISTEN connection; test keys in production.

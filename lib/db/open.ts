@@ -6,12 +6,13 @@ import { openPostgres } from "./postgres.ts";
 export function openDatabase(
   config:
     & Pick<Config, "databaseUrl" | "databasePrepare" | "dataDir">
-    & Partial<Pick<Config, "databaseListenUrl">>,
+    & Partial<Pick<Config, "databaseListenUrl" | "databasePoolSize">>,
 ): Promise<Database> {
   return config.databaseUrl
     ? Promise.resolve(
       openPostgres(config.databaseUrl, {
         prepare: config.databasePrepare,
+        max: config.databasePoolSize,
         listenUrl: config.databaseListenUrl || undefined,
       }),
     )
