@@ -83,7 +83,7 @@ async function waitReady(origin: string) {
   throw new Error("the app did not start");
 }
 
-await withHostedDatabase(adminUrl, "capacity", async (ownerUrl) => {
+await withHostedDatabase(adminUrl, "deploy_capacity", async (ownerUrl) => {
   const origin = `http://127.0.0.1:${PORT}`;
   const app = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "main.ts"],

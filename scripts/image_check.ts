@@ -181,7 +181,7 @@ async function main() {
     );
     if (!build.success) return 1;
 
-    await withHostedDatabase(adminUrl, "image", async (ownerUrl) => {
+    await withHostedDatabase(adminUrl, "deploy", async (ownerUrl) => {
       const origin = `http://127.0.0.1:${port}`;
       const env = {
         ...imageEnv,

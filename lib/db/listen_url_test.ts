@@ -21,7 +21,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () =>
-    await withFreshDatabase(url!, "listenurl", async (dbUrl, name) => {
+    await withFreshDatabase(url!, "deploy_listen", async (dbUrl, name) => {
       const db = openPostgres(named(dbUrl, "app_pool"), { max: 1, listenUrl: named(dbUrl, "app_listen") });
       try {
         const received: string[] = [];
