@@ -1,6 +1,7 @@
 // Entry point: configuration, database (migrations; demo data on first start outside production),
 // scheduled jobs and the worker loop, then the HTTP server.
 import { loadConfig } from "./lib/config.ts";
+import { degradedReport } from "./lib/config_degraded.ts";
 import { openDatabase } from "./lib/db/open.ts";
 import { migrate } from "./lib/db/migrate.ts";
 import { createLogger } from "./lib/log/logger.ts";
@@ -18,7 +19,17 @@ import { chatHubOf } from "./lib/chat/hub.ts";
 import { createHealth } from "./lib/health/state.ts";
 
 export async function start() {
-  const config = loadConfig();
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    // A configuration error is the operator's to fix: its message, without a stack trace.
+    console.error((error as Error).message);
+    Deno.exit(1);
+  }
+  // In production, once: what runs degraded with this configuration (no SMTP, HubSpot off…).
+  const degraded = config.appEnv === "production" ? degradedReport(config) : null;
+  if (degraded) console.warn(degraded);
   getManifest(); // fails fast when the assets were not built
   const db = await openDatabase(config);
   const applied = await migrate(db);

@@ -112,6 +112,12 @@ export default defineConfig({
       SECURE_COOKIES: "true",
       DATABASE_URL: "",
       DATA_DIR: PROD_DATA_DIR,
+      // Production refuses to start without Stripe keys (lib/config.ts). Keys of Stripe's shape and an
+      // address where nothing listens: this server never takes a payment.
+      STRIPE_SECRET_KEY: "sk_test_e2e_production",
+      STRIPE_PUBLISHABLE_KEY: "pk_test_e2e_production",
+      STRIPE_WEBHOOK_SECRET: "whsec_e2e_production",
+      STRIPE_API_URL: "http://127.0.0.1:9",
     },
   }],
 });

@@ -16,6 +16,12 @@ export interface Config {
   /** Prepared statements on PostgreSQL (DATABASE_PREPARE=false turns them off, for a pooler in
    * transaction mode that refuses them: Supavisor's port 6543, PgBouncer before 1.21). */
   databasePrepare: boolean;
+  /** A direct or session-mode connection for LISTEN (chat, sessions ended on another instance), when
+   * DATABASE_URL goes through a transaction-mode pooler that cannot hold a LISTEN; empty: DATABASE_URL. */
+  databaseListenUrl: string;
+  /** Connections in this instance's pool on PostgreSQL (DATABASE_POOL_SIZE, 1 to 100, default 10); LISTEN
+   * holds one more. README, 'Deploying', sizes it against the plan's connection limits. */
+  databasePoolSize: number;
   /** Folder of the embedded database (PGlite) when no DATABASE_URL is set. */
   dataDir: string;
   /** Secret for signed cookies. Required in production; no cookie is signed at present (flash
@@ -127,6 +133,42 @@ function boundedInt(name: string, value: string | undefined, fallback: number, m
   return n;
 }
 
+/** Loopback hosts: an http APP_URL on one of them is a rehearsal on one machine (the browser tests of
+ * the production mode), never a public site. */
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** In production the app refuses to start without what it cannot run without; every problem is listed in
+ * one error, so an operator fixes them in one go. */
+function refuseIncompleteProduction(env: (name: string) => string | undefined, appSecret: string) {
+  const problems: string[] = [];
+  if (appSecret.length < 32) problems.push("APP_SECRET doit contenir au moins 32 caractères.");
+  const appUrl = env("APP_URL");
+  let url: URL | null = null;
+  try {
+    url = appUrl ? new URL(appUrl) : null;
+  } catch {
+    url = null;
+  }
+  if (!url) {
+    problems.push("APP_URL doit être l'adresse publique du site (https://…).");
+  } else if (url.protocol !== "https:" && !(url.protocol === "http:" && LOOPBACK.has(url.hostname))) {
+    problems.push(`APP_URL doit commencer par https:// (reçu : ${appUrl}).`);
+  }
+  const stripe: [string, RegExp][] = [
+    ["STRIPE_SECRET_KEY", /^(sk|rk)_(live|test)_\S+$/],
+    ["STRIPE_PUBLISHABLE_KEY", /^pk_(live|test)_\S+$/],
+    ["STRIPE_WEBHOOK_SECRET", /^whsec_\S+$/],
+  ];
+  for (const [name, shape] of stripe) {
+    const value = env(name);
+    if (!value) problems.push(`${name} manquant : le paiement par carte passe par Stripe en production.`);
+    else if (!shape.test(value)) problems.push(`${name} invalide (attendu : ${shape.source}).`);
+  }
+  if (problems.length) {
+    throw new Error(`Configuration de production incomplète :\n- ${problems.join("\n- ")}`);
+  }
+}
+
 export function loadConfig(env: (name: string) => string | undefined = readEnv): Config {
   const production = env("NODE_ENV") === "production" || env("APP_ENV") === "production";
   const appEnv: AppEnv = production ? "production" : env("APP_ENV") === "test" ? "test" : "development";
@@ -134,15 +176,15 @@ export function loadConfig(env: (name: string) => string | undefined = readEnv):
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT invalide : ${env("PORT")}`);
   const appUrl = (env("APP_URL") ?? `http://localhost:${port}`).replace(/\/$/, "");
   const appSecret = env("APP_SECRET") ?? (production ? "" : "development-secret-not-for-production");
-  if (production && appSecret.length < 32) {
-    throw new Error("APP_SECRET doit contenir au moins 32 caractères en production.");
-  }
+  if (production) refuseIncompleteProduction(env, appSecret);
   return {
     appEnv,
     port,
     appUrl,
     databaseUrl: env("DATABASE_URL") ?? "",
     databasePrepare: flag("DATABASE_PREPARE", env("DATABASE_PREPARE"), true),
+    databaseListenUrl: env("DATABASE_LISTEN_URL") ?? "",
+    databasePoolSize: boundedInt("DATABASE_POOL_SIZE", env("DATABASE_POOL_SIZE"), 10, 1, 100),
     dataDir: env("DATA_DIR") ?? "./data/pglite",
     appSecret,
     secureCookies: env("SECURE_COOKIES") ? env("SECURE_COOKIES") === "true" : appUrl.startsWith("https://"),

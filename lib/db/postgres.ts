@@ -26,6 +26,9 @@ export interface PostgresOptions {
    * it prepared until it closes, so a text built at run time that was not marked `prepare: false`
    * runs unprepared past this many instead of filling the connections' memory. */
   maxPreparedTexts?: number;
+  /** Where LISTEN connects (DATABASE_LISTEN_URL): a direct or session-mode connection when `url` goes
+   * through a transaction-mode pooler, which cannot keep a LISTEN. Default: `url`. */
+  listenUrl?: string;
 }
 
 /** The app has about 200 fixed statements; past this, new texts are assumed to be built at run time. */
@@ -79,6 +82,11 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
       },
     },
   });
+  // LISTEN holds one connection of its own for as long as the app runs (postgres.js opens it apart from
+  // the pool); on another URL it gets a client of its own, never used for queries.
+  const listener: Sql = options.listenUrl
+    ? postgres(options.listenUrl, { max: 1, prepare: false, onnotice: () => {} })
+    : sql;
   const wrap = (t: Sql): Tx =>
     makeTx(async <T>(text: string, params: unknown[], options: QueryOptions) =>
       (await t.unsafe(text, params, queryOptions(text, params, options))) as T[]
@@ -155,14 +163,14 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
     },
     async listen(channel, onMessage, onListening) {
       if (closed) throw new Error("Database closed");
-      const { unlisten } = await sql.listen(channel, onMessage, onListening);
+      const { unlisten } = await listener.listen(channel, onMessage, onListening);
       return async () => {
         await unlisten().catch(() => {});
       };
     },
     async close() {
       closed = true;
-      await sql.end({ timeout: 5 });
+      await Promise.all([sql.end({ timeout: 5 }), listener === sql ? null : listener.end({ timeout: 5 })]);
     },
   };
 }
