@@ -74,6 +74,10 @@ grant execute on function public.set_session_date_closed(uuid, boolean) to authe
 grant execute on function identity.change_own_password(text, text) to authenticated;
 grant execute on function outbox.enqueue(text, jsonb, text, timestamptz, integer) to authenticated;
 grant execute on function outbox.requeue(bigint) to authenticated;
+-- The idempotency mark (20261128003000_idempotency.sql): a creation's own transaction calls it under the
+-- caller's role (a visitor's quote request, a customer's chat message); the request's token is the
+-- capability, without it the call changes nothing.
+grant execute on function idempotency.record_creation(text, text, uuid) to anon, authenticated;
 
 -- 3. Default privileges: a function created later by this role starts closed (no PUBLIC; Supabase's
 --    per-schema grants to anon and authenticated removed) and open to service_role. Default
@@ -87,7 +91,7 @@ do $$
 declare
   s text;
 begin
-  foreach s in array array['public', 'identity', 'outbox'] loop
+  foreach s in array array['public', 'identity', 'outbox', 'idempotency'] loop
     if exists (select from pg_namespace where nspname = s) then
       execute format('alter default privileges in schema %I revoke execute on functions from anon, authenticated', s);
       execute format('alter default privileges in schema %I grant execute on functions to service_role', s);

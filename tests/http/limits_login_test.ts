@@ -15,6 +15,7 @@ import {
   type TestResponse,
 } from "../support/app.ts";
 import { systemQuery } from "../support/db.ts";
+import { SENT_BODY_COLUMNS, sentText } from "../support/mail.ts";
 import { loadConfig } from "../../lib/config.ts";
 import { openPostgres } from "../../lib/db/postgres.ts";
 import { createLogger } from "../../lib/log/logger.ts";
@@ -152,13 +153,13 @@ httpTest(
       200,
     );
     await settle();
-    const [mail] = await systemQuery<{ text_body: string }>(
+    const [mail] = await systemQuery<{ text: string; html: string | null; sealed: string | null }>(
       db,
-      `select text_body from public.email_outbox where recipient = $1 and template = 'password-reset'
+      `select ${SENT_BODY_COLUMNS} from public.email_outbox where recipient = $1 and template = 'password-reset'
        order by created_at desc limit 1`,
       [payload.email],
     );
-    const link = /http:\/\/localhost:8000(\/reset-password\/[A-Za-z0-9_-]+)/.exec(mail.text_body)![1];
+    const link = /http:\/\/localhost:8000(\/reset-password\/[A-Za-z0-9_-]+)/.exec(await sentText(mail))![1];
     const done = await owner.request("POST", link, {
       form: { password: "Nouveau#2026", passwordConfirmation: "Nouveau#2026" },
     });
@@ -192,14 +193,15 @@ httpTest(
       assert(res.text.includes(neutral));
     }
     await settle();
-    const mails = await systemQuery<{ text_body: string }>(
+    const mails = await systemQuery<{ text: string; html: string | null; sealed: string | null }>(
       db,
-      "select text_body from public.email_outbox where recipient = $1 and template = 'password-reset'",
+      `select ${SENT_BODY_COLUMNS} from public.email_outbox where recipient = $1 and template = 'password-reset'`,
       [payload.email],
     );
     assertEquals(mails.length, 1, "one email in the interval");
     // The victim's link still works.
-    const link = /http:\/\/localhost:8000(\/reset-password\/[A-Za-z0-9_-]+)/.exec(mails[0].text_body)![1];
+    const link =
+      /http:\/\/localhost:8000(\/reset-password\/[A-Za-z0-9_-]+)/.exec(await sentText(mails[0]))![1];
     assertEquals((await victim.get(link)).status, 200);
     // The requester is what is limited: 20 an hour from one address, then 429 for that address only.
     const flooder = new Client({ ip: freshIp() });

@@ -27,7 +27,9 @@ select set_eq($$select * from pg_temp.executable_by('anon')$$,
     -- the platform's claims readers (Supabase's own auth schema)
     ('auth.jwt()'), ('auth.role()'), ('auth.uid()'),
     -- RLS helpers: read the caller's own claims and type, nothing else
-    ('public.current_user_type()'), ('public.is_admin()')
+    ('public.current_user_type()'), ('public.is_admin()'),
+    -- schemas the Data API does not expose: the idempotency mark (needs the request's token)
+    ('idempotency.record_creation(text, text, uuid)')
   $$,
   'anon executes only the claims readers and the two caller helpers');
 
@@ -46,7 +48,8 @@ select set_eq($$select * from pg_temp.executable_by('authenticated')$$,
     -- schemas the Data API does not expose
     ('identity.change_own_password(text, text)'),      -- the caller's own password (auth.uid())
     ('outbox.enqueue(text, jsonb, text, timestamp with time zone, integer)'), -- side effects of a use case, in its transaction
-    ('outbox.requeue(bigint)')                         -- admins only (dead letters)
+    ('outbox.requeue(bigint)'),                        -- admins only (dead letters)
+    ('idempotency.record_creation(text, text, uuid)')  -- the request's own key (needs its token)
   $$,
   'authenticated executes only the RLS helpers and the self-checking entry points');
 
