@@ -161,7 +161,8 @@ select set_eq($$
 
 select set_eq($$select nspname::text from pg_namespace where has_schema_privilege('anon', oid, 'usage')
     and nspname not like 'pg\_%' and nspname not in ('information_schema', 'tests')$$,
-  $$values ('public'), ('auth')$$, 'anon uses only the public and auth schemas');
+  -- idempotency: its one function, the mark of a creating request's own key (not exposed by the Data API)
+  $$values ('public'), ('auth'), ('idempotency')$$, 'anon uses only the public, auth and idempotency schemas');
 
 select * from finish();
 rollback;
