@@ -42,7 +42,9 @@ export type SystemReason =
   | "intake"
   | "payments"
   // Gift vouchers: created, activated and read by their code after the use case's checks.
-  | "vouchers";
+  | "vouchers"
+  // The work queues' figures, read for /metrics and the logs page's alerts (lib/metrics/queue_store.ts).
+  | "metrics";
 
 export interface SystemActor {
   kind: "system";

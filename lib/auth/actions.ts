@@ -63,6 +63,7 @@ import {
   TOO_MANY_RESETS_MESSAGE,
 } from "./policy.ts";
 import { enforceLimit } from "../limits/limiter.ts";
+import { countRefusal } from "../metrics/registry.ts";
 
 const AUTH = systemActor("auth");
 
@@ -190,6 +191,7 @@ export async function login(
   });
   if (locked) {
     await deps.logger.warning("auth", "Connexion refusée après trop d'échecs", { email, ip: client.ip });
+    countRefusal("login-lock");
     throw new AppError("too_many_requests", TOO_MANY_LOGINS_MESSAGE);
   }
   // Hash outside any transaction: argon2 takes tens of milliseconds and must not hold a connection.

@@ -4,6 +4,7 @@ import { statementAs, systemActor } from "../actor.ts";
 import type { Database } from "../db/database.ts";
 import { AppError } from "../errors.ts";
 import type { Limit } from "../auth/policy.ts";
+import { countRefusal } from "../metrics/registry.ts";
 
 /** Counts one hit in `bucket` and returns the hits of the sliding window, this one included. */
 async function hit(db: Database, bucket: string, limit: Limit): Promise<number> {
@@ -30,7 +31,9 @@ export async function enforceLimit(
   limit: Limit,
   message: string,
 ): Promise<void> {
-  if (!(await hitLimit(db, bucket, limit))) throw new AppError("too_many_requests", message);
+  if (await hitLimit(db, bucket, limit)) return;
+  countRefusal(bucket);
+  throw new AppError("too_many_requests", message);
 }
 
 /** Takes one try in `bucket` before an attempt whose failures alone count (a gift voucher code): one
@@ -46,6 +49,7 @@ export async function takeTry(
 ): Promise<{ taken: boolean; last: boolean }> {
   const hits = await hit(db, bucket, limit);
   if (hits <= limit.max) return { taken: true, last: hits > limit.max - 1 };
+  countRefusal(bucket);
   await giveBack(db, bucket, limit);
   return { taken: false, last: false };
 }
