@@ -877,12 +877,16 @@ async function main(): Promise<number> {
   let scriptsOk = true;
   const setups = [
     ...(parts.has("pglite") || (withObs && !main) ? [pgliteSetup] : []),
-    ...(databaseUrl && (parts.has("postgres") || (withObs && !main)) ? [() => postgresSetup(databaseUrl)] : []),
+    ...(databaseUrl && (parts.has("postgres") || (withObs && !main))
+      ? [() => postgresSetup(databaseUrl)]
+      : []),
   ];
   for (const make of setups) {
     const setup = await make();
     try {
-      const title = setup.kind === "pglite" ? "PGlite (embedded, in this process)" : "PostgreSQL 15 (127.0.0.1)";
+      const title = setup.kind === "pglite"
+        ? "PGlite (embedded, in this process)"
+        : "PostgreSQL 15 (127.0.0.1)";
       if (withObs) console.log(`\n${title}`);
       const rows = await benchDatabase(setup, opts, servers, { main, obs: withObs });
       if (!main) continue;

@@ -45,7 +45,9 @@ function seedSql(live: number): string {
         next_attempt_at)
       select 'client' || i || '@example.fr', 'deal-quote-ready', 'Votre devis', repeat('Bonjour. ', 150),
         repeat('<p>Bonjour.</p>', 150),
-        case when i <= ${done} then 'sent' when i <= ${done + pending + running} then 'pending' else 'failed' end,
+        case when i <= ${done} then 'sent' when i <= ${
+    done + pending + running
+  } then 'pending' else 'failed' end,
         case when i <= ${done} then now() end,
         now() + (i % 200 - 100) * interval '1 minute'
       from generate_series(1, ${ROWS}) i;
@@ -105,7 +107,9 @@ export async function benchMetrics(
       const sql = postgres(url, { max: 1, onnotice: () => {} });
       try {
         await migrate(db);
-        log(`\n/metrics scrape cost, PostgreSQL, ${ROWS} rows in outbox.jobs and in email_outbox (${RUNS} runs)`);
+        log(
+          `\n/metrics scrape cost, PostgreSQL, ${ROWS} rows in outbox.jobs and in email_outbox (${RUNS} runs)`,
+        );
         await measure(db, log, async () => {
           await sql.unsafe("vacuum analyze outbox.jobs");
           await sql.unsafe("vacuum analyze public.email_outbox");

@@ -66,8 +66,8 @@ export async function startScheduler(deps: Deps, jobs: ScheduledJob[] = JOBS): P
   const local = jobs.filter((job) => !(job.sql && pgCron));
   const crons = local.map((job) =>
     new Cron(job.schedule, { protect: true }, async () => {
-      await observeJobRun("scheduled", job.name, () => runJob(deps, job), (ran) =>
-        ran ? { outcome: "done" } : null);
+      const run = () => runJob(deps, job);
+      await observeJobRun("scheduled", job.name, run, (ran) => ran ? { outcome: "done" } : null);
     })
   );
   return { pgCron, local: local.map((job) => job.name), stop: () => crons.forEach((cron) => cron.stop()) };

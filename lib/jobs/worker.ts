@@ -26,8 +26,12 @@ export function startWorker(deps: Deps, queues: Queue[], idleMs = 2000): Worker 
     let handled = 0;
     for (const queue of queues) {
       try {
-        handled += await observeJobRun("queue-batch", queue.name, () => queue.drain(deps), (n) =>
-          n > 0 ? { outcome: "done", fields: { handled: n } } : null);
+        handled += await observeJobRun(
+          "queue-batch",
+          queue.name,
+          () => queue.drain(deps),
+          (n) => n > 0 ? { outcome: "done", fields: { handled: n } } : null,
+        );
       } catch (error) {
         await deps.logger.error("worker", `File de travail en échec : ${queue.name}`, {
           error: String(error),

@@ -3,7 +3,14 @@
 // rules and the JSON lines.
 import { assert, assertEquals } from "../../tests/support/assert.ts";
 import parsePrometheus from "parse-prometheus-text-format";
-import { countRefusal, limitName, observeJob, observeRequest, registry, UNMATCHED_ROUTE } from "./registry.ts";
+import {
+  countRefusal,
+  limitName,
+  observeJob,
+  observeRequest,
+  registry,
+  UNMATCHED_ROUTE,
+} from "./registry.ts";
 import { bearerMatches } from "./token.ts";
 import { acceptRequestId, currentRequestId, newRequestId, runWithRequestId } from "../log/request_context.ts";
 import { lineTime, setLineSink, writeLine } from "../log/lines.ts";
@@ -11,7 +18,12 @@ import { lineTime, setLineSink, writeLine } from "../log/lines.ts";
 interface Family {
   name: string;
   type: string;
-  metrics: { value?: string; labels?: Record<string, string>; buckets?: Record<string, string>; count?: string }[];
+  metrics: {
+    value?: string;
+    labels?: Record<string, string>;
+    buckets?: Record<string, string>;
+    count?: string;
+  }[];
 }
 const parse = (text: string) => (parsePrometheus as (text: string) => Family[])(text);
 
@@ -21,7 +33,7 @@ Deno.test("limitName keeps the code's prefix of a bucket, never the client's par
   assertEquals(limitName("reset:email:someone@example.fr"), "reset");
   assertEquals(limitName("cart-hold:::1"), "cart-hold");
   assertEquals(limitName("203.0.113.9"), "other");
-  assertEquals(limitName("Évil\"name:x"), "other");
+  assertEquals(limitName('Évil"name:x'), "other");
   assertEquals(limitName(""), "other");
 });
 
@@ -46,9 +58,12 @@ Deno.test("the registry's text parses, with escaped labels, histograms and count
   // The parser folds a labelled histogram's series into one (its flattenMetrics): it checks the lines'
   // syntax and the family's type; prom-client's own JSON is the reference for the buckets.
   assertEquals(families.get("http_request_duration_seconds")!.type, "HISTOGRAM");
-  const [duration] = (await registry.getMetricsAsJSON()).filter((m) => m.name === "http_request_duration_seconds");
-  const series = (duration.values as { labels: Record<string, string | number>; value: number; metricName?: string }[])
-    .filter((v) => v.labels.route === "/unit/:id");
+  const [duration] = (await registry.getMetricsAsJSON()).filter((m) =>
+    m.name === "http_request_duration_seconds"
+  );
+  const series =
+    (duration.values as { labels: Record<string, string | number>; value: number; metricName?: string }[])
+      .filter((v) => v.labels.route === "/unit/:id");
   const bucket = (le: number) =>
     series.find((v) => v.metricName === "http_request_duration_seconds_bucket" && v.labels.le === le)!.value;
   assertEquals(bucket(0.01), 0);
@@ -93,7 +108,9 @@ Deno.test("the request id follows async work started under it, and nothing else"
   assertEquals(currentRequestId(), undefined);
   const seen = await runWithRequestId("req-1", async () => {
     await new Promise((resolve) => setTimeout(resolve, 1));
-    const later = new Promise<string | undefined>((resolve) => setTimeout(() => resolve(currentRequestId()), 1));
+    const later = new Promise<string | undefined>((resolve) =>
+      setTimeout(() => resolve(currentRequestId()), 1)
+    );
     return [currentRequestId(), await later];
   });
   assertEquals(seen, ["req-1", "req-1"]);
@@ -116,7 +133,13 @@ Deno.test("writeLine: one JSON object a line, time first", () => {
 });
 
 Deno.test("lineTime: the ISO 8601 text of the instant, milliseconds included", () => {
-  for (const t of [Date.UTC(2026, 10, 28, 10, 4, 14, 269), Date.UTC(2026, 0, 1, 0, 0, 0, 5), Date.UTC(2026, 0, 1, 0, 0, 0, 50)]) {
+  for (
+    const t of [
+      Date.UTC(2026, 10, 28, 10, 4, 14, 269),
+      Date.UTC(2026, 0, 1, 0, 0, 0, 5),
+      Date.UTC(2026, 0, 1, 0, 0, 0, 50),
+    ]
+  ) {
     assertEquals(lineTime(t), new Date(t).toISOString());
   }
   assertEquals(lineTime(Date.UTC(2026, 0, 1, 0, 0, 1, 0)), "2026-01-01T00:00:01.000Z");

@@ -24,9 +24,15 @@ Deno.test("workerAlert: none while the worker beats, an error message in French 
   assertEquals(workerAlert({ stalled: false, silentSeconds: 10, never: false }, 300), null);
   const alert = workerAlert({ stalled: true, silentSeconds: 754, never: false }, 300)!;
   assertEquals(alert.kind, "worker-stalled");
-  assertEquals(alert.message, "Le worker ne traite plus les files : dernier passage il y a 12 min (seuil : 5 min).");
+  assertEquals(
+    alert.message,
+    "Le worker ne traite plus les files : dernier passage il y a 12 min (seuil : 5 min).",
+  );
   const never = workerAlert({ stalled: true, silentSeconds: 7_500, never: true }, 300)!;
-  assertEquals(never.message, "Le worker n'a traité aucune file depuis le démarrage, il y a 2 h 05 (seuil : 5 min).");
+  assertEquals(
+    never.message,
+    "Le worker n'a traité aucune file depuis le démarrage, il y a 2 h 05 (seuil : 5 min).",
+  );
 });
 
 Deno.test("deadLetterAlerts: one per queue with failed jobs, the outbox's latest jobs attached", () => {
@@ -39,8 +45,14 @@ Deno.test("deadLetterAlerts: one per queue with failed jobs, the outbox's latest
     { store: "outbox", queue: "seat-offer-mail", failed: 0 },
     { store: "table", queue: "email", failed: 3 },
   ], recent);
-  assertEquals(alerts.map((a) => [a.kind, a.queue]), [["dead-letters", "crm-sync"], ["dead-letters", "email"]]);
-  assertEquals(alerts[0].message, "1 tâche en échec définitif dans la file « crm-sync » (à relancer depuis la file de tâches).");
+  assertEquals(alerts.map((a) => [a.kind, a.queue]), [["dead-letters", "crm-sync"], [
+    "dead-letters",
+    "email",
+  ]]);
+  assertEquals(
+    alerts[0].message,
+    "1 tâche en échec définitif dans la file « crm-sync » (à relancer depuis la file de tâches).",
+  );
   assertEquals(alerts[0].jobs, [recent[0]]);
   assertEquals(alerts[1].message, "3 tâches en échec définitif dans la file « email ».");
   assert(!("jobs" in alerts[1]));

@@ -108,7 +108,10 @@ export function outboxQueue(handlers: OutboxHandler<any>[], options: OutboxQueue
             "outbox-job",
             job.queue,
             () => runJob(deps, byQueue.get(job.queue)!, job, workerId),
-            (run) => ({ outcome: run.failed ? "error" : "done", fields: { jobId: job.id, attempt: job.attempts } }),
+            (run) => ({
+              outcome: run.failed ? "error" : "done",
+              fields: { jobId: job.id, attempt: job.attempts },
+            }),
           );
           settling.push(run.settled.catch(unsettled));
         } catch (error) {

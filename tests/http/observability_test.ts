@@ -57,7 +57,15 @@ httpTest("/metrics is a 404 page when METRICS_TOKEN is not set", async () => {
 
 httpTest("/metrics refuses a missing or wrong token with a 401 that says nothing more", async () => {
   const client = new Client({ app: await metricsApp() });
-  for (const authorization of [undefined, "Bearer wrong-token-0123456789", TOKEN, `Basic ${TOKEN}`, `Bearer ${TOKEN}x`]) {
+  for (
+    const authorization of [
+      undefined,
+      "Bearer wrong-token-0123456789",
+      TOKEN,
+      `Basic ${TOKEN}`,
+      `Bearer ${TOKEN}x`,
+    ]
+  ) {
     const res = await client.get("/metrics", authorization ? { authorization } : {});
     assertEquals(res.status, 401, String(authorization));
     assertEquals(res.headers.get("www-authenticate"), 'Bearer realm="metrics"');
@@ -127,22 +135,25 @@ httpTest("the email backlog counts the emails waiting to be sent", async () => {
   await systemQuery(db, "delete from public.email_outbox where template = 'obs-test'");
 });
 
-httpTest("X-Request-Id: a sane incoming id comes back, others are replaced, one is made otherwise", async () => {
-  const client = new Client();
-  const kept = await client.get("/", { "x-request-id": "abc-123.X_y" });
-  assertEquals(kept.headers.get("x-request-id"), "abc-123.X_y");
-  for (const bad of ["<script>alert(1)</script>", "a".repeat(65), "two words"]) {
-    const replaced = await client.get("/", { "x-request-id": bad });
-    assertMatch(replaced.headers.get("x-request-id") ?? "", /^[0-9a-f-]{36}$/);
-  }
-  const a = (await client.get("/")).headers.get("x-request-id");
-  const b = (await client.get("/")).headers.get("x-request-id");
-  assertMatch(a ?? "", /^[0-9a-f-]{36}$/);
-  assert(a !== b, "each request has its own id");
-  // Static files too.
-  const css = await client.get("/favicon.svg");
-  assertMatch(css.headers.get("x-request-id") ?? "", /^[0-9a-f-]{36}$/);
-});
+httpTest(
+  "X-Request-Id: a sane incoming id comes back, others are replaced, one is made otherwise",
+  async () => {
+    const client = new Client();
+    const kept = await client.get("/", { "x-request-id": "abc-123.X_y" });
+    assertEquals(kept.headers.get("x-request-id"), "abc-123.X_y");
+    for (const bad of ["<script>alert(1)</script>", "a".repeat(65), "two words"]) {
+      const replaced = await client.get("/", { "x-request-id": bad });
+      assertMatch(replaced.headers.get("x-request-id") ?? "", /^[0-9a-f-]{36}$/);
+    }
+    const a = (await client.get("/")).headers.get("x-request-id");
+    const b = (await client.get("/")).headers.get("x-request-id");
+    assertMatch(a ?? "", /^[0-9a-f-]{36}$/);
+    assert(a !== b, "each request has its own id");
+    // Static files too.
+    const css = await client.get("/favicon.svg");
+    assertMatch(css.headers.get("x-request-id") ?? "", /^[0-9a-f-]{36}$/);
+  },
+);
 
 httpTest("the request id is printed on the 404 page and returned in a JSON error", async () => {
   const client = new Client();
@@ -213,9 +224,13 @@ httpTest("one JSON line per request: its fields, and never the password, cookie 
   assertEquals(login.userId, null, "the login request itself came without a session");
   assert(!Number.isNaN(Date.parse(login.time as string)));
 
-  const [user] = await systemQuery<{ id: string }>((await testEnv()).db, "select id from public.users where email = $1", [
-    CUSTOMER,
-  ]);
+  const [user] = await systemQuery<{ id: string }>(
+    (await testEnv()).db,
+    "select id from public.users where email = $1",
+    [
+      CUSTOMER,
+    ],
+  );
   const profile = lines.find((l) => l.requestId === "req-user-1")!;
   assertEquals([profile.route, profile.status, profile.userId], ["/api/user/get", 200, user.id]);
 

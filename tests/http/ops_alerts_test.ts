@@ -84,7 +84,10 @@ httpTest("a stalled worker is shown as an error on the logs page", async () => {
   const client = await admin(await appWithBeat(10 * 60));
   const page = await client.get("/dashboard/admin/logs");
   assertMatch(page.text, /data-alert="worker-stalled" data-type="error"/);
-  assertMatch(page.text, /Le worker ne traite plus les files : dernier passage il y a 10 min \(seuil : 5 min\)\./);
+  assertMatch(
+    page.text,
+    /Le worker ne traite plus les files : dernier passage il y a 10 min \(seuil : 5 min\)\./,
+  );
   const alerts = await alertsOf(client);
   assertEquals(alerts.map((a) => a.kind), ["worker-stalled"]);
   // Under the threshold (300 s by default): no alert.

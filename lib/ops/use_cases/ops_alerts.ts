@@ -24,7 +24,10 @@ export async function recentDeadJobs(tx: Tx) {
 export async function opsAlerts(deps: Deps, recent: Awaited<ReturnType<typeof recentDeadJobs>>) {
   const alerts: OpsAlert[] = [];
   if (deps.health) {
-    const worker = workerAlert(workerStall(deps.health, deps.config.workerStallSeconds), deps.config.workerStallSeconds);
+    const worker = workerAlert(
+      workerStall(deps.health, deps.config.workerStallSeconds),
+      deps.config.workerStallSeconds,
+    );
     if (worker) alerts.push(worker);
   }
   alerts.push(...deadLetterAlerts(await readQueueFigures(deps.db), recent));
