@@ -7,6 +7,10 @@ import client from "prom-client";
 
 export const registry = new client.Registry();
 
+// The process's own figures (CPU, memory, open files, event loop lag: process_*, nodejs_*), read at
+// scrape time by prom-client; they work under Deno's node compatibility.
+client.collectDefaultMetrics({ register: registry });
+
 /** Label of requests that matched no route (a 404 of an unknown path): never the raw path. */
 export const UNMATCHED_ROUTE = "(unmatched)";
 

@@ -5,7 +5,7 @@ select plan(6);
 
 select has_index('outbox', 'jobs', 'jobs_live_queue_idx', array['state', 'queue', 'run_at'],
   'outbox.jobs has its live-rows index by state and queue');
-select has_index('public', 'email_outbox', 'email_outbox_live_idx', array['status', 'next_attempt_at'],
+select has_index('public', 'email_outbox', 'email_outbox_live_idx', array['status', 'next_attempt_at', 'claim_token'],
   'email_outbox has its live-rows index');
 select has_index('public', 'deal_notifications', 'deal_notifications_failed_idx', array['id'],
   'deal_notifications has an index of its failed rows');
