@@ -17,6 +17,7 @@ import { observeRequests } from "../../lib/http/observe.ts";
 import type { AppEnv } from "../../lib/http/context.ts";
 import { Hono } from "hono";
 import parsePrometheus from "parse-prometheus-text-format";
+import { createHealth } from "../../lib/health/state.ts";
 
 const TOKEN = "test-metrics-token-0123456789";
 const CUSTOMER = "client@example.fr";
@@ -240,4 +241,35 @@ httpTest("one JSON line per request: its fields, and never the password, cookie 
   for (const secret of [PASSWORD, CUSTOMER, "secret-query", ...cookieValues]) {
     assert(!text.includes(secret), `a request line holds ${secret}`);
   }
+});
+
+httpTest("pool gauges when the adapter offers stats(), and the worker's heartbeat", async () => {
+  const { deps } = await testEnv();
+  const stats = () => ({ total: 4, idle: 3, waiting: 1, errors: 7 });
+  const db = Object.assign(Object.create(deps.db), { stats });
+  const health = createHealth();
+  health.workerBeat(1_800_000_000_000);
+  const app = await createApp({ ...deps, db, health, config: { ...deps.config, metricsToken: TOKEN } });
+  const res = await new Client({ app }).get("/metrics", { authorization: `Bearer ${TOKEN}` });
+  const families = new Map(parse(res.text).map((family) => [family.name, family]));
+  const value = (name: string, labels?: Record<string, string>) =>
+    families.get(name)!.metrics.find((m) =>
+      !labels || Object.entries(labels).every(([k, v]) => m.labels?.[k] === v)
+    )!.value;
+  assertEquals(value("db_pool_connections", { state: "total" }), "4");
+  assertEquals(value("db_pool_connections", { state: "idle" }), "3");
+  assertEquals(value("db_pool_waiting"), "1");
+  assertEquals(value("db_errors_total"), "7");
+  assertEquals(value("worker_last_beat_timestamp_seconds"), "1800000000");
+  assertEquals(value("worker_stalled"), "0");
+  // prom-client's own process figures are there too.
+  assert(families.has("process_resident_memory_bytes") && families.has("nodejs_eventloop_lag_seconds"));
+
+  // Without stats() (the adapters of this branch) and without a worker: no pool or heartbeat series.
+  const plain = await new Client({ app: await metricsApp() }).get("/metrics", {
+    authorization: `Bearer ${TOKEN}`,
+  });
+  const plainFamilies = new Map(parse(plain.text).map((family) => [family.name, family]));
+  assertEquals(plainFamilies.get("db_pool_connections")?.metrics ?? [], []);
+  assert(!plainFamilies.has("worker_last_beat_timestamp_seconds"));
 });
