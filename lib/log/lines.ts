@@ -13,6 +13,10 @@ const FLUSH_BYTES = 32 * 1024;
 
 const encoder = new TextEncoder();
 
+/** Where the buffered lines go: stdout, or (the benchmark) another file. */
+type Target = { writeSync(bytes: Uint8Array): number };
+let target: Target = Deno.stdout;
+
 let pending: string[] = [];
 let pendingBytes = 0;
 let timer: ReturnType<typeof setTimeout> | undefined;
@@ -28,7 +32,7 @@ export function flushLines(): void {
   pendingBytes = 0;
   try {
     const bytes = encoder.encode(text);
-    for (let written = 0; written < bytes.length;) written += Deno.stdout.writeSync(bytes.subarray(written));
+    for (let written = 0; written < bytes.length;) written += target.writeSync(bytes.subarray(written));
   } catch { /* nowhere to write: the lines are lost, the requests are not */ }
 }
 
@@ -47,7 +51,13 @@ globalThis.addEventListener("unload", flushLines);
 
 let sink: LineSink = stdoutSink;
 
-/** Replaces where lines go (`null`: back to stdout); returns the previous sink. */
+/** Sends the buffered lines to another file than stdout (`null`: back to stdout). */
+export function setLineTarget(next: Target | null): void {
+  flushLines();
+  target = next ?? Deno.stdout;
+}
+
+/** Replaces the buffered writer altogether (`null`: back to it); returns the previous sink. */
 export function setLineSink(next: LineSink | null): LineSink {
   const previous = sink;
   flushLines();
