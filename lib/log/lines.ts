@@ -1,8 +1,8 @@
 // One JSON object a line on stdout, for log collectors: one per request (lib/http/observe.ts) and one
 // per job run (lib/metrics/jobs.ts). Callers pass a fixed set of fields: never a header, a body, a query
 // string or a raw path, so no password, token, cookie, email body or card number can reach a line.
-// Lines are buffered and written together (at most FLUSH_MS later, or at FLUSH_BYTES): one write per
-// request was a fifth of the cost of observing a request (scripts/bench.ts, part 'obs'). `flushLines()`
+// Lines are buffered and written together (at most FLUSH_MS later, or at FLUSH_BYTES) rather than with
+// a system call per request. `flushLines()`
 // writes what is pending (shutdown does it; so does the process's unload event). The sink can be
 // replaced: tests read the lines, the benchmark writes them to /dev/null.
 
