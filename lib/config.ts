@@ -88,6 +88,15 @@ export interface Config {
   /** Minutes a cart line holds its workshop places before they go back on sale (CART_HOLD_MINUTES, 1 to
    * 120, default 20). */
   cartHoldMinutes: number;
+  /** Bearer token that GET /metrics requires (METRICS_TOKEN, at least 16 characters); when empty,
+   * /metrics answers 404 as an unknown page. */
+  metricsToken: string;
+  /** Seconds without a pass of the worker after which the logs page shows it as stalled
+   * (WORKER_STALL_SECONDS, 30 to 86400, default 300: a batch may hold calls to outside services). */
+  workerStallSeconds: number;
+  /** Request ids, request metrics and one JSON line per request (OBSERVE_REQUESTS=false turns them
+   * off: the benchmark's app without them). */
+  observeRequests: boolean;
   /** The platform's legal identity, printed on every billing document it issues. */
   platform: {
     name: string;
@@ -169,6 +178,14 @@ function refuseIncompleteProduction(env: (name: string) => string | undefined, a
   }
 }
 
+function metricsToken(value: string | undefined): string {
+  if (value === undefined) return "";
+  if (value.length < 16 || /\s/.test(value)) {
+    throw new Error("METRICS_TOKEN doit contenir au moins 16 caractères, sans espace.");
+  }
+  return value;
+}
+
 export function loadConfig(env: (name: string) => string | undefined = readEnv): Config {
   const production = env("NODE_ENV") === "production" || env("APP_ENV") === "production";
   const appEnv: AppEnv = production ? "production" : env("APP_ENV") === "test" ? "test" : "development";
@@ -243,6 +260,9 @@ export function loadConfig(env: (name: string) => string | undefined = readEnv):
     stripeWebhookSecret: env("STRIPE_WEBHOOK_SECRET") ?? "",
     stripeApiUrl: env("STRIPE_API_URL") ?? "https://api.stripe.com",
     cartHoldMinutes: boundedInt("CART_HOLD_MINUTES", env("CART_HOLD_MINUTES"), 20, 1, 120),
+    metricsToken: metricsToken(env("METRICS_TOKEN")),
+    workerStallSeconds: boundedInt("WORKER_STALL_SECONDS", env("WORKER_STALL_SECONDS"), 300, 30, 86_400),
+    observeRequests: flag("OBSERVE_REQUESTS", env("OBSERVE_REQUESTS"), true),
     platform: {
       name: env("PLATFORM_NAME") ?? "Cocktails & Co SAS",
       siren: env("PLATFORM_SIREN") ?? "912345678",

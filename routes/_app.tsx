@@ -54,6 +54,8 @@ import { adminCronRoutes } from "./admin_cron.tsx";
 import { logsApiRoutes } from "./logs_api.ts";
 import { adminLogsRoutes } from "./admin_logs.tsx";
 import { chatApiRoutes } from "./chat_api.ts";
+import { observeRequests } from "../lib/http/observe.ts";
+import { metricsRoutes } from "./metrics.ts";
 
 export const UNEXPECTED_ERROR = "Une erreur inattendue s'est produite, veuillez réessayer";
 
@@ -71,6 +73,8 @@ export async function createApp(deps: Deps): Promise<Hono<AppEnv>> {
   // Unexpected errors caused by anonymous requests: at most this many log rows a minute.
   const anonymousErrors = createLogBudget(30);
   const app = new Hono<AppEnv>();
+  // First: the request id, the request metrics and the JSON request line (lib/http/observe.ts).
+  if (deps.config.observeRequests) app.use("*", observeRequests());
 
   app.use("/build/*", async (c, next) => {
     await next();
@@ -150,11 +154,18 @@ export async function createApp(deps: Deps): Promise<Hono<AppEnv>> {
   app.route("/api/logs", logsApiRoutes);
   app.route("/dashboard/admin/logs", adminLogsRoutes);
   app.route("/api/chat", chatApiRoutes);
+  app.route("/metrics", metricsRoutes);
 
   const respond = (c: Ctx, error: AppError, status = error.status) => {
     if (wantsJson(c)) {
       return c.json(
-        { status: "error", message: error.message, error: error.message, errors: error.fields },
+        {
+          status: "error",
+          message: error.message,
+          error: error.message,
+          errors: error.fields,
+          requestId: c.var.requestId,
+        },
         status as 400,
       );
     }

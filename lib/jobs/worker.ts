@@ -3,6 +3,7 @@
 // them, and says how many it handled; the loop drains again at once while there was work, and
 // otherwise waits `idleMs`. Retries with backoff are the queue's business (next_attempt_at).
 import type { Deps } from "../deps.ts";
+import { observeJobRun } from "../metrics/jobs.ts";
 
 export interface Queue {
   name: string;
@@ -25,7 +26,12 @@ export function startWorker(deps: Deps, queues: Queue[], idleMs = 2000): Worker 
     let handled = 0;
     for (const queue of queues) {
       try {
-        handled += await queue.drain(deps);
+        handled += await observeJobRun(
+          "queue-batch",
+          queue.name,
+          () => queue.drain(deps),
+          (n) => n > 0 ? { outcome: "done", fields: { handled: n } } : null,
+        );
       } catch (error) {
         await deps.logger.error("worker", `File de travail en échec : ${queue.name}`, {
           error: String(error),
