@@ -57,6 +57,7 @@ import { openPostgres } from "../lib/db/postgres.ts";
 import { type Database, makeTx } from "../lib/db/database.ts";
 import { withDatabase } from "./fresh_database.ts";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import postgres from "postgres";
 import { migrate } from "../lib/db/migrate.ts";
 import { seedDemoData } from "../lib/seed/demo.ts";
@@ -522,7 +523,7 @@ async function pgliteSetup(): Promise<Setup> {
   await seedDemoData(db);
   // The bare handler gets its own PGlite with the same schema and data: the app's adapter hides its
   // instance, and the bare side must use the driver's API directly.
-  const pg = await PGlite.create("memory://");
+  const pg = await PGlite.create("memory://", { extensions: { pg_trgm } });
   const bareDb: Database = {
     kind: "pglite",
     transaction: (claims, fn) =>
