@@ -6,7 +6,7 @@
 // Options, all bounded: --requests=N (default 100000, max 200000) and --seconds=S (default 10, max 120)
 // per target, whichever comes first; --concurrency=C (default 32, max 256); --warmup=N (default 3000,
 // max 20000, and at most 10 s); --fetch to load with fetch() instead of the raw HTTP/1.1 client;
-// --parts=pglite,postgres,deals,pages,sessions,chat (default all) to run only some parts.
+// --parts=pglite,postgres,deals,pages,sessions,chat,growth (default all) to run only some parts.
 // The bare handler answers 20,000-60,000 req/s here, so a 20,000-request budget would measure it for
 // under half a second; the 10 s cap bounds the real app instead.
 //
@@ -48,6 +48,10 @@
 //
 // Then the deal chat (scripts/bench_chat.ts, also runnable alone; PostgreSQL only): delivery latency with
 // 200 open server-sent event streams on two app instances, and memory per open stream.
+//
+// Last, costs that grow with the data (scripts/bench_growth.ts, also runnable alone; PostgreSQL only):
+// the admin deals list and search, 'Mes devis', the quote page with its chat, the outbox API and the
+// logs page on the demo data and on 100,000 deals, 1 M log rows and 1,018 chat messages: p50, p95, bytes.
 import { memoryStorage } from "../lib/storage/storage.ts";
 import { Hono } from "hono";
 import { cpuUsage } from "node:process";
@@ -72,6 +76,7 @@ import { createSessionCache, followSessionNotices } from "../lib/auth/session_ca
 import { benchPages, findDemoDeals } from "./bench_pages.ts";
 import { benchSessions } from "./bench_sessions.ts";
 import { benchChat } from "./bench_chat.ts";
+import { benchGrowth } from "./bench_growth.ts";
 import { openPaymentProvider } from "../lib/payments/open.ts";
 
 const PAGE = "/ville/paris";
@@ -761,7 +766,7 @@ async function main(): Promise<number> {
 
   const partsArg = Deno.args.find((a) => a.startsWith("--parts="))?.slice("--parts=".length);
   const parts = new Set(
-    partsArg ? partsArg.split(",") : ["pglite", "postgres", "deals", "pages", "sessions", "chat"],
+    partsArg ? partsArg.split(",") : ["pglite", "postgres", "deals", "pages", "sessions", "chat", "growth"],
   );
   const servers: Deno.HttpServer[] = [];
   let scriptsOk = true;
@@ -821,6 +826,13 @@ async function main(): Promise<number> {
     if (parts.has("chat")) await benchChat({ databaseUrl, log: (line) => console.log(line) });
   } catch (error) {
     console.error("\nThe chat benchmark could not run:", error);
+  }
+  // Costs that grow with the data (scripts/bench_growth.ts): demo data, then 100 000 deals, 1 M log
+  // rows and a chat of 1 018 messages (PostgreSQL only, about three minutes).
+  try {
+    if (parts.has("growth")) await benchGrowth({ databaseUrl, log: (line) => console.log(line) });
+  } catch (error) {
+    console.error("\nThe growth benchmark could not run:", error);
   }
   return scriptsOk ? 0 : 1;
 }
