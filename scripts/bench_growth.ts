@@ -207,21 +207,23 @@ export async function grow(sql: postgres.Sql, log: (line: string) => void): Prom
            jsonb_build_object('ville', (array['Paris', 'Lyon', 'Nantes', 'Lille'])[1 + g % 4]),
            '{"hasDeposit": true, "depositPercentage": 30}'::jsonb
     from generate_series(1, ${DEALS}) g`;
+  // The contacts with their search text at once (the expression of refreshSearchText in
+  // lib/deals/store.ts): an update afterwards would write every row and its trigram entries twice.
   await sql`
-    insert into public.deal_contacts (deal_id, firstname, lastname, email, phone, service_address)
-    select d.id, (array['Élodie', 'Jean', 'Camille', 'Lucas', 'Chloé', 'Hugo', 'Léa', 'Louis'])[1 + d.id % 8],
-           (array['Perrin', 'Fontaine', 'Chevalier', 'Robin', 'Masson', 'Sanchez', 'Gérard', 'Nguyen', 'Boyer',
-                  'Denis', 'Lemaire', 'Duval'])[1 + d.id % 12] || d.id % 997,
-           'contact' || d.id || '@' || (array['gmail.com', 'orange.fr', 'free.fr', 'entreprise.fr'])[1 + d.id % 4],
-           '+336' || lpad((d.id * 7919 % 100000000)::text, 8, '0'), d.id || ' rue de la Paix, Paris'
-    from public.deals d where d.id >= ${first}`;
-  // The expression of refreshSearchText (lib/deals/store.ts), for every new deal at once.
-  await sql`
-    update public.deal_contacts c set search_text = translate(lower(concat_ws(' ', d.id, d.name, c.firstname,
-      c.lastname, c.email, c.phone, p.name, p.email, p.firstname, p.lastname, d.hubspot_id)), ${SEARCH_ACCENTED},
-      ${SEARCH_PLAIN})
-    from public.deals d left join public.users p on p.id = d.company_id
-    where d.id = c.deal_id and d.id >= ${first}`;
+    insert into public.deal_contacts (deal_id, firstname, lastname, email, phone, service_address, search_text)
+    select x.id, x.firstname, x.lastname, x.email, x.phone, x.address,
+           translate(lower(concat_ws(' ', x.id, x.name, x.firstname, x.lastname, x.email, x.phone, p.name, p.email,
+             p.firstname, p.lastname, x.hubspot_id)), ${SEARCH_ACCENTED}, ${SEARCH_PLAIN})
+    from (
+      select d.id, d.name, d.hubspot_id, d.company_id,
+             (array['Élodie', 'Jean', 'Camille', 'Lucas', 'Chloé', 'Hugo', 'Léa', 'Louis'])[1 + d.id % 8] as firstname,
+             (array['Perrin', 'Fontaine', 'Chevalier', 'Robin', 'Masson', 'Sanchez', 'Gérard', 'Nguyen', 'Boyer',
+                    'Denis', 'Lemaire', 'Duval'])[1 + d.id % 12] || d.id % 997 as lastname,
+             'contact' || d.id || '@' || (array['gmail.com', 'orange.fr', 'free.fr', 'entreprise.fr'])[1 + d.id % 4]
+               as email,
+             '+336' || lpad((d.id * 7919 % 100000000)::text, 8, '0') as phone, d.id || ' rue de la Paix, Paris' as address
+      from public.deals d where d.id >= ${first}
+    ) x left join public.users p on p.id = x.company_id`;
   await sql`set session_replication_role = origin`;
   // A database that ran before the HubSpot switch existed: every deal changed since has its pending
   // sync job (one per deal, coalesced), whether HubSpot is configured or not.

@@ -551,8 +551,8 @@ export function customerPaymentRows(tx: Tx): Promise<CustomerPaymentRow[]> {
 }
 
 /** Whose deals a 'Mes devis' list reads: a partner's company's or a customer's own. RLS decides what
- * is visible; the owner's column lets the list read its page from that column's index
- * (deals_company_idx, deals_customer_idx: newest first) instead of every deal RLS filters. */
+ * is visible; the owner's column lets the list read its page and count from that column's index
+ * (deals_company_list_idx, deals_customer_list_idx: newest first, index-only) instead of every deal. */
 export interface VisibleDealsQuery {
   owner: { column: "company_id" | "customer_id"; id: string };
   limit: number;

@@ -37,6 +37,12 @@ end $$;
 create index deals_total_ht_id_idx on public.deals (total_ht, id);
 create index deals_service_date_asc_idx on public.deals (service_date asc nulls last, id asc);
 create index deals_service_date_desc_idx on public.deals (service_date desc nulls last, id desc);
+-- 'Mes devis' of a partner and of a customer: the page and its count from the owner's index alone
+-- (index-only: the columns the deals policies read are included), not one heap row per deal.
+create index deals_company_list_idx on public.deals (company_id, created_at desc, id desc)
+  include (status, customer_id);
+create index deals_customer_list_idx on public.deals (customer_id, created_at desc, id desc)
+  include (company_id, status);
 
 -- ---------------------------------------------------------------------------------------------------
 -- The HubSpot sync switch.
