@@ -17,6 +17,7 @@ import { createApp } from "./routes/_app.tsx";
 import { createSessionCache, followSessionNotices } from "./lib/auth/session_cache.ts";
 import { chatHubOf } from "./lib/chat/hub.ts";
 import { createHealth } from "./lib/health/state.ts";
+import { recordCrmSync } from "./lib/crm/switch.ts";
 
 export async function start() {
   let config;
@@ -35,6 +36,9 @@ export async function start() {
   const applied = await migrate(db);
   if (applied.length) console.log(`Migrations appliquées : ${applied.join(", ")}`);
   const logger = createLogger(db);
+  // Whether deals queue their HubSpot sync (HUBSPOT_TOKEN), before any demo deal is written.
+  const purged = await recordCrmSync(db, config);
+  if (purged) console.log(`Synchronisation HubSpot désactivée : ${purged} tâches en attente supprimées.`);
   if (config.loadDemoData && await isDatabaseEmpty(db)) {
     await seedDemoData(db);
     console.log("Données de démonstration chargées (mot de passe : Cocktail#2026).");

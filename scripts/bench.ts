@@ -6,7 +6,7 @@
 // Options, all bounded: --requests=N (default 100000, max 200000) and --seconds=S (default 10, max 120)
 // per target, whichever comes first; --concurrency=C (default 32, max 256); --warmup=N (default 3000,
 // max 20000, and at most 10 s); --fetch to load with fetch() instead of the raw HTTP/1.1 client;
-// --parts=pglite,postgres,obs,deals,pages,sessions,chat (default all) to run only some parts;
+// --parts=pglite,postgres,obs,deals,pages,sessions,chat,growth,faults (default all) to run only some parts;
 // BENCH_DB_PREFIX names the throw-away PostgreSQL databases (default 'bench').
 // The bare handler answers 20,000-60,000 req/s here, so a 20,000-request budget would measure it for
 // under half a second; the 10 s cap bounds the real app instead.
@@ -55,6 +55,10 @@
 // apps are loaded in turn (off, on, off, on) and the figures summed per side, then called in process;
 // target under 5 %. The lines go to /dev/null (buffered as to stdout) in every part. Then the cost of
 // a /metrics scrape at 100,000 queue rows (scripts/bench_metrics.ts, also runnable alone).
+//
+// Last, costs that grow with the data (scripts/bench_growth.ts, also runnable alone; PostgreSQL only):
+// the admin deals list and search, 'Mes devis', the quote page with its chat, the outbox API and the
+// logs page on the demo data and on 100,000 deals, 1 M log rows and 1,018 chat messages: p50, p95, bytes.
 import { memoryStorage } from "../lib/storage/storage.ts";
 import { Hono } from "hono";
 import { cpuUsage } from "node:process";
@@ -64,6 +68,7 @@ import { openPostgres } from "../lib/db/postgres.ts";
 import { type Database, makeTx } from "../lib/db/database.ts";
 import { withDatabase } from "./fresh_database.ts";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import postgres from "postgres";
 import { migrate } from "../lib/db/migrate.ts";
 import { seedDemoData } from "../lib/seed/demo.ts";
@@ -78,6 +83,7 @@ import { createSessionCache, followSessionNotices } from "../lib/auth/session_ca
 import { benchPages, findDemoDeals } from "./bench_pages.ts";
 import { benchSessions } from "./bench_sessions.ts";
 import { benchChat } from "./bench_chat.ts";
+import { benchGrowth } from "./bench_growth.ts";
 import { openPaymentProvider } from "../lib/payments/open.ts";
 import { setLineTarget } from "../lib/log/lines.ts";
 import type { AppEnv } from "../lib/http/context.ts";
@@ -532,7 +538,7 @@ async function pgliteSetup(): Promise<Setup> {
   await seedDemoData(db);
   // The bare handler gets its own PGlite with the same schema and data: the app's adapter hides its
   // instance, and the bare side must use the driver's API directly.
-  const pg = await PGlite.create("memory://");
+  const pg = await PGlite.create("memory://", { extensions: { pg_trgm } });
   const bareDb: Database = {
     kind: "pglite",
     transaction: (claims, fn) =>
@@ -865,7 +871,7 @@ async function main(): Promise<number> {
 
   const partsArg = Deno.args.find((a) => a.startsWith("--parts="))?.slice("--parts=".length);
   const parts = new Set(
-    partsArg ? partsArg.split(",") : ["pglite", "postgres", "obs", "deals", "pages", "sessions", "chat"],
+    partsArg ? partsArg.split(",") : ["pglite", "postgres", "obs", "deals", "pages", "sessions", "chat", "growth"],
   );
   // The JSON request and job lines of every app below go to /dev/null, buffered and written as they
   // would be to stdout, so that they cost what they cost without flooding the report.
@@ -941,6 +947,13 @@ async function main(): Promise<number> {
     if (parts.has("chat")) await benchChat({ databaseUrl, log: (line) => console.log(line) });
   } catch (error) {
     console.error("\nThe chat benchmark could not run:", error);
+  }
+  // Costs that grow with the data (scripts/bench_growth.ts): demo data, then 100 000 deals, 1 M log
+  // rows and a chat of 1 018 messages (PostgreSQL only, about three minutes).
+  try {
+    if (parts.has("growth")) await benchGrowth({ databaseUrl, log: (line) => console.log(line) });
+  } catch (error) {
+    console.error("\nThe growth benchmark could not run:", error);
   }
   return scriptsOk ? 0 : 1;
 }

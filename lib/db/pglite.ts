@@ -2,6 +2,8 @@
 // folder. Only one process may open a folder: a second one would see only its own writes and lose
 // some of them on restart, so it is refused (see folder_lock.ts).
 import { PGlite } from "@electric-sql/pglite";
+// pg_trgm: the admin deals search's trigram index (migration 20261128006000_growth_indexes.sql).
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import {
   type Claims,
   CLAIMS_SQL,
@@ -26,6 +28,7 @@ export async function openPglite(dataDir: string): Promise<Database> {
   let pg: PGlite;
   try {
     pg = await PGlite.create(dataDir, {
+      extensions: { pg_trgm },
       parsers: {
         [OID.int8]: parseInt8,
         [OID.date]: parseDate,
