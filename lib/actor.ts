@@ -42,7 +42,9 @@ export type SystemReason =
   | "intake"
   | "payments"
   // Gift vouchers: created, activated and read by their code after the use case's checks.
-  | "vouchers";
+  | "vouchers"
+  // GET /readyz: whether the database answers and has this code's last migration.
+  | "health";
 
 export interface SystemActor {
   kind: "system";

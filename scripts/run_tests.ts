@@ -3,7 +3,7 @@
 //  2. unit and in-process HTTP tests (deno test) on the embedded PGlite;
 //  3. when DATABASE_URL is set: the HTTP tests again on a fresh PostgreSQL database shaped like a hosted
 //     one (the app migrates and runs as a non-superuser owner; dropped after), the pgTAP policy tests,
-//     and the pg_cron check on DATABASE_URL's own database;
+//     the pg_cron check on DATABASE_URL's own database, and the database fault test (scripts/faults.ts);
 //  4. browser tests (Playwright with Debian's /usr/bin/chromium).
 import { runPgTap } from "./pgtap.ts";
 import { checkPgCron } from "./cron_check.ts";
@@ -106,6 +106,18 @@ if (databaseUrl && wanted("pgtap")) {
 if (databaseUrl && wanted("cron")) {
   const result = await checkPgCron(databaseUrl);
   outcomes.push({ step: "pg_cron", passed: result.passed, failed: result.failed, note: result.skipped });
+}
+
+// Database faults: two app processes behind a TCP proxy, backends terminated, the network cut for 15 s
+// (scripts/faults/scenario.ts, about 50 s). On its own fresh database; prints `N passed, M failed`.
+if (databaseUrl && wanted("faults")) {
+  const result = await deno(["run", "-A", "scripts/faults.ts"]);
+  const match = /^(\d+) passed, (\d+) failed$/m.exec(result.out);
+  outcomes.push(
+    match
+      ? { step: "faults", passed: Number(match[1]), failed: Number(match[2]) || (result.code === 0 ? 0 : 1) }
+      : { step: "faults", passed: 0, failed: 1, note: "the fault test did not report" },
+  );
 }
 
 if (wanted("e2e")) {

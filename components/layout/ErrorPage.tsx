@@ -12,6 +12,7 @@ const TITLES: Record<number, string> = {
   422: "Données invalides",
   429: "Trop de requêtes",
   500: "Erreur",
+  503: "Service indisponible",
 };
 
 function ErrorBody({ status, title, message }: { status: number; title: string; message: string }) {
@@ -39,8 +40,25 @@ function ErrorBody({ status, title, message }: { status: number; title: string; 
   );
 }
 
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!,
+  );
+
+/** A page that needs nothing but this process: the database may be what failed. */
+function bareErrorPage(c: Ctx, title: string, message: string, status: number): Response {
+  return c.html(
+    `<!DOCTYPE html><html lang="fr"><meta charset="utf-8"><title>${escapeHtml(title)}</title>` +
+      `<h1>${escapeHtml(title)}</h1><p data-testid="error-message">${escapeHtml(message)}</p>`,
+    status as 500,
+  );
+}
+
 export async function renderErrorPage(c: Ctx, error: AppError, status = error.status): Promise<Response> {
   const title = TITLES[status] ?? "Erreur";
+  // 503: the database cannot be reached; the site's header and footer would wait for it.
+  if (status === 503) return bareErrorPage(c, title, error.message, status);
   try {
     return await renderSitePage(
       c,
@@ -50,9 +68,6 @@ export async function renderErrorPage(c: Ctx, error: AppError, status = error.st
     );
   } catch {
     // The error page must render even when the database is unreachable.
-    return c.html(
-      `<!DOCTYPE html><html lang="fr"><meta charset="utf-8"><title>${title}</title><h1>${title}</h1>`,
-      status as 500,
-    );
+    return bareErrorPage(c, title, error.message, status);
   }
 }
