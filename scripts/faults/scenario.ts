@@ -29,6 +29,8 @@ export interface Figures {
   };
   /** Requests answered 500 over the whole run (must be 0). */
   errors500: number;
+  /** Requests the client gave up on after 10 s (must be 0). */
+  unanswered: number;
   requests: number;
   shutdownMs: number[];
 }
@@ -203,6 +205,7 @@ export async function runFaultScenario(
       readyAfterMs: [],
       cut: { requests: 0, refused503: 0, other: 0, maxMs: 0, over2s: 0, waiting: 0 },
       errors500: 0,
+      unanswered: 0,
       requests: 0,
       shutdownMs: [],
     };
@@ -383,6 +386,8 @@ export async function runFaultScenario(
         figures.errors500 === 0,
         `${figures.requests} requests`,
       );
+      figures.unanswered = samples.filter((s) => s.status === 0).length;
+      check("no request left without an answer for 10 s", figures.unanswered === 0, `${figures.unanswered}`);
       check(
         "during the cut every request answers 503 with Retry-After",
         cut.requests > 0 && cut.other === 0,
