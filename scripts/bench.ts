@@ -843,7 +843,7 @@ async function benchFaults(adminUrl: string) {
   console.log(
     `  during the cut: ${cut.requests} requests, ${cut.refused503} refused (503 + Retry-After), ` +
       `${cut.other} otherwise; slowest answer ${cut.maxMs} ms, ${cut.over2s} over 2 s; ` +
-      `${cut.waiting} still waiting when the network came back`,
+      `${cut.waiting} waiting over 2 s when the network came back`,
   );
   console.log(`  whole run: ${figures.requests} requests, ${figures.errors500} answered 500`);
   console.log(
