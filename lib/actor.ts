@@ -50,7 +50,9 @@ export type SystemReason =
   // on behalf of the shopper, after its own checks (see `cartActor`).
   | "cart"
   // The work queues' figures, read for /metrics and the logs page's alerts (lib/metrics/queue_store.ts).
-  | "metrics";
+  | "metrics"
+  // GET /readyz: whether the database answers and has this code's last migration.
+  | "health";
 
 export interface SystemActor {
   kind: "system";

@@ -22,6 +22,17 @@ export interface Config {
   /** Connections in this instance's pool on PostgreSQL (DATABASE_POOL_SIZE, 1 to 100, default 10); LISTEN
    * holds one more. README, 'Deploying', sizes it against the plan's connection limits. */
   databasePoolSize: number;
+  /** Deadlines of database calls on PostgreSQL, in ms (DATABASE_CONNECT_TIMEOUT_MS 5000,
+   * DATABASE_ACQUIRE_TIMEOUT_MS 1500, DATABASE_STATEMENT_TIMEOUT_MS 15000,
+   * DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS 30000). */
+  databaseDeadlines: {
+    connectMs: number;
+    acquireMs: number;
+    statementMs: number;
+    idleInTransactionMs: number;
+  };
+  /** How long SIGTERM/SIGINT may take before the process exits anyway (SHUTDOWN_TIMEOUT_MS, 25000). */
+  shutdownTimeoutMs: number;
   /** Folder of the embedded database (PGlite) when no DATABASE_URL is set. */
   dataDir: string;
   /** Secret for signed cookies. Required in production; no cookie is signed at present (flash
@@ -202,6 +213,37 @@ export function loadConfig(env: (name: string) => string | undefined = readEnv):
     databasePrepare: flag("DATABASE_PREPARE", env("DATABASE_PREPARE"), true),
     databaseListenUrl: env("DATABASE_LISTEN_URL") ?? "",
     databasePoolSize: boundedInt("DATABASE_POOL_SIZE", env("DATABASE_POOL_SIZE"), 10, 1, 100),
+    databaseDeadlines: {
+      connectMs: boundedInt(
+        "DATABASE_CONNECT_TIMEOUT_MS",
+        env("DATABASE_CONNECT_TIMEOUT_MS"),
+        5000,
+        100,
+        120_000,
+      ),
+      acquireMs: boundedInt(
+        "DATABASE_ACQUIRE_TIMEOUT_MS",
+        env("DATABASE_ACQUIRE_TIMEOUT_MS"),
+        1500,
+        100,
+        120_000,
+      ),
+      statementMs: boundedInt(
+        "DATABASE_STATEMENT_TIMEOUT_MS",
+        env("DATABASE_STATEMENT_TIMEOUT_MS"),
+        15_000,
+        100,
+        3_600_000,
+      ),
+      idleInTransactionMs: boundedInt(
+        "DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS",
+        env("DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS"),
+        30_000,
+        100,
+        3_600_000,
+      ),
+    },
+    shutdownTimeoutMs: boundedInt("SHUTDOWN_TIMEOUT_MS", env("SHUTDOWN_TIMEOUT_MS"), 25_000, 100, 600_000),
     dataDir: env("DATA_DIR") ?? "./data/pglite",
     appSecret,
     secureCookies: env("SECURE_COOKIES") ? env("SECURE_COOKIES") === "true" : appUrl.startsWith("https://"),

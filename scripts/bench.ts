@@ -7,7 +7,9 @@
 // per target, whichever comes first; --concurrency=C (default 32, max 256); --warmup=N (default 3000,
 // max 20000, and at most 10 s); --fetch to load with fetch() instead of the raw HTTP/1.1 client;
 // --parts=pglite,postgres,obs,deals,pages,sessions,chat,growth,faults (default all) to run only some parts;
-// BENCH_DB_PREFIX names the throw-away PostgreSQL databases (default 'bench').
+// BENCH_DB_PREFIX names the throw-away PostgreSQL databases (default 'bench'). Part 'faults'
+// (PostgreSQL only, ~50 s) runs the database fault scenario (scripts/faults/) and prints the time to
+// ready after a 15 s network cut and how requests fared during it (refused vs waiting).
 // The bare handler answers 20,000-60,000 req/s here, so a 20,000-request budget would measure it for
 // under half a second; the 10 s cap bounds the real app instead.
 //
@@ -79,6 +81,7 @@ import { systemActor, transactionAs } from "../lib/actor.ts";
 
 import { getManifest } from "../lib/islands/manifest.ts";
 import { benchDeals } from "./bench_deals.ts";
+import { runFaultScenario } from "./faults/scenario.ts";
 import { createSessionCache, followSessionNotices } from "../lib/auth/session_cache.ts";
 import { benchPages, findDemoDeals } from "./bench_pages.ts";
 import { benchSessions } from "./bench_sessions.ts";
@@ -871,7 +874,9 @@ async function main(): Promise<number> {
 
   const partsArg = Deno.args.find((a) => a.startsWith("--parts="))?.slice("--parts=".length);
   const parts = new Set(
-    partsArg ? partsArg.split(",") : ["pglite", "postgres", "obs", "deals", "pages", "sessions", "chat", "growth"],
+    partsArg
+      ? partsArg.split(",")
+      : ["pglite", "postgres", "obs", "deals", "pages", "sessions", "chat", "growth", "faults"],
   );
   // The JSON request and job lines of every app below go to /dev/null, buffered and written as they
   // would be to stdout, so that they cost what they cost without flooding the report.
@@ -955,7 +960,34 @@ async function main(): Promise<number> {
   } catch (error) {
     console.error("\nThe growth benchmark could not run:", error);
   }
+  // Database faults: two app processes behind a proxy, backends terminated, the network cut.
+  if (parts.has("faults")) {
+    if (databaseUrl) await benchFaults(databaseUrl);
+    else console.log("\nDatabase faults: not measured (DATABASE_URL not set)");
+  }
   return scriptsOk ? 0 : 1;
+}
+
+async function benchFaults(adminUrl: string) {
+  console.log(
+    "\nDatabase faults (2 instances, 8 bounded clients, backends terminated twice, network cut 15 s)",
+  );
+  const ports = (Deno.env.get("FAULTS_PORTS") ?? "18101,18102,18103").split(",").map(Number);
+  const { checks, figures } = await runFaultScenario({ adminUrl, ports: ports as [number, number, number] });
+  const cut = figures.cut;
+  console.log(`  time to /readyz 200 after the restore: ${figures.readyAfterMs.join(" ms, ")} ms`);
+  console.log(
+    `  during the cut: ${cut.requests} requests, ${cut.refused503} refused (503 + Retry-After), ` +
+      `${cut.other} otherwise; slowest answer ${cut.maxMs} ms, ${cut.over2s} over 2 s; ` +
+      `${cut.waiting} waiting over 2 s when the network came back`,
+  );
+  console.log(`  whole run: ${figures.requests} requests, ${figures.errors500} answered 500`);
+  console.log(
+    `  SIGTERM to exit: ${figures.shutdownMs.join(" ms, ")} ms (the second during a slow SMTP send)`,
+  );
+  const failed = checks.filter((c) => !c.ok);
+  console.log(`  checks: ${checks.length - failed.length} passed, ${failed.length} failed`);
+  for (const c of failed) console.log(`    FAIL ${c.name} (${c.detail})`);
 }
 
 /** JavaScript shipped: /ville/paris (anonymous, no island) must have none; /login (one island). */

@@ -12,6 +12,7 @@ const TITLES: Record<number, string> = {
   422: "Données invalides",
   429: "Trop de requêtes",
   500: "Erreur",
+  503: "Service indisponible",
 };
 
 /** The line a customer can quote to support: the request's id (X-Request-Id, in every log line). */
@@ -52,9 +53,27 @@ function ErrorBody({ status, title, message, requestId }: {
   );
 }
 
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!,
+  );
+
+/** A page that needs nothing but this process: the database may be what failed. */
+function bareErrorPage(c: Ctx, title: string, message: string, status: number, requestId?: string): Response {
+  const reference = requestId ? `<p>${REQUEST_REFERENCE} <code>${escapeHtml(requestId)}</code></p>` : "";
+  return c.html(
+    `<!DOCTYPE html><html lang="fr"><meta charset="utf-8"><title>${escapeHtml(title)}</title>` +
+      `<h1>${escapeHtml(title)}</h1><p data-testid="error-message">${escapeHtml(message)}</p>${reference}`,
+    status as 500,
+  );
+}
+
 export async function renderErrorPage(c: Ctx, error: AppError, status = error.status): Promise<Response> {
   const title = TITLES[status] ?? "Erreur";
   const requestId = c.var.requestId;
+  // 503: the database cannot be reached; the site's header and footer would wait for it.
+  if (status === 503) return bareErrorPage(c, title, error.message, status, requestId);
   try {
     return await renderSitePage(
       c,
@@ -63,12 +82,7 @@ export async function renderErrorPage(c: Ctx, error: AppError, status = error.st
       status,
     );
   } catch {
-    // The error page must render even when the database is unreachable. The id is ours (a uuid or a
-    // header checked against [A-Za-z0-9._-]): no markup can come through it.
-    const reference = requestId ? `<p>${REQUEST_REFERENCE} <code>${requestId}</code></p>` : "";
-    return c.html(
-      `<!DOCTYPE html><html lang="fr"><meta charset="utf-8"><title>${title}</title><h1>${title}</h1>${reference}`,
-      status as 500,
-    );
+    // The error page must render even when the database is unreachable.
+    return bareErrorPage(c, title, error.message, status, requestId);
   }
 }

@@ -46,17 +46,26 @@ export async function openPglite(dataDir: string): Promise<Database> {
   const wrap = (t: { query: PGlite["query"] }): Tx =>
     makeTx(async <T>(text: string, params: unknown[]) => (await t.query<T>(text, params)).rows);
 
-  const transaction = <T>(claims: Claims, fn: (tx: Tx) => Promise<T>): Promise<T> =>
-    pg.transaction(async (t) => {
-      await t.query(CLAIMS_SQL, claimsParams(claims));
-      return await fn(wrap(t));
-    });
+  // One connection, in this process: a transaction waits for the one before it (stats()).
+  let active = 0;
+  const transaction = async <T>(claims: Claims, fn: (tx: Tx) => Promise<T>): Promise<T> => {
+    active++;
+    try {
+      return await pg.transaction(async (t) => {
+        await t.query(CLAIMS_SQL, claimsParams(claims));
+        return await fn(wrap(t));
+      });
+    } finally {
+      active--;
+    }
+  };
 
   return {
     kind: "pglite",
     transaction,
     statement: <T>(claims: Claims, text: string, params: unknown[] = []) =>
       transaction(claims, (tx) => tx.query<T>(text, params)),
+    stats: () => ({ total: 1, idle: active ? 0 : 1, waiting: Math.max(0, active - 1), errors: 0 }),
     execScript(script: string, guard?: (tx: Tx) => Promise<boolean>): Promise<boolean> {
       return pg.transaction(async (t) => {
         if (guard && !(await guard(wrap(t)))) return false;
