@@ -78,6 +78,9 @@ export default defineConfig({
       DEMO_DATA: "true",
       // Every browser test runs from 127.0.0.1, and many create a quote request.
       QUOTE_REQUESTS_PER_HOUR: "1000",
+      // …and many create an account and log in.
+      REGISTRATIONS_PER_HOUR: "1000",
+      LOGIN_ATTEMPTS_PER_MINUTE: "10000",
     },
   }, {
     // Production: a fresh database folder each run, one admin, then the app.
@@ -109,6 +112,12 @@ export default defineConfig({
       SECURE_COOKIES: "true",
       DATABASE_URL: "",
       DATA_DIR: PROD_DATA_DIR,
+      // Production refuses to start without Stripe keys (lib/config.ts). Keys of Stripe's shape and an
+      // address where nothing listens: this server never takes a payment.
+      STRIPE_SECRET_KEY: "sk_test_e2e_production",
+      STRIPE_PUBLISHABLE_KEY: "pk_test_e2e_production",
+      STRIPE_WEBHOOK_SECRET: "whsec_e2e_production",
+      STRIPE_API_URL: "http://127.0.0.1:9",
     },
   }],
 });

@@ -44,11 +44,21 @@ export type SystemReason =
   // Gift vouchers: created, activated and read by their code after the use case's checks.
   | "vouchers"
   // Idempotency keys: reserved, answered and released around a creating POST (lib/idempotency).
-  | "idempotency";
+  | "idempotency"
+  // A shopper's cart (holds, lines, codes): the cart functions are closed to the API roles (a visitor
+  // with the public anon key would skip the app's limits), so the use case calls them as the system
+  // on behalf of the shopper, after its own checks (see `cartActor`).
+  | "cart"
+  // The work queues' figures, read for /metrics and the logs page's alerts (lib/metrics/queue_store.ts).
+  | "metrics"
+  // GET /readyz: whether the database answers and has this code's last migration.
+  | "health";
 
 export interface SystemActor {
   kind: "system";
   reason: SystemReason;
+  /** The user the system acts for (becomes the claims' `sub`, read by auth.uid()), if any. */
+  onBehalfOf?: string;
 }
 
 export type Actor = AnonymousActor | UserActor | SystemActor;
@@ -57,6 +67,14 @@ export const ANONYMOUS: AnonymousActor = { kind: "anonymous" };
 
 export function systemActor(reason: SystemReason): SystemActor {
   return { kind: "system", reason };
+}
+
+/** The system acting on a shopper's cart: an anonymous visitor (its cart is found by its cookie
+ * token) or a signed-in user, whose id the cart functions read through auth.uid(). */
+export function cartActor(actor: Actor): SystemActor {
+  return actor.kind === "user"
+    ? { kind: "system", reason: "cart", onBehalfOf: actor.user.id }
+    : { kind: "system", reason: "cart" };
 }
 
 export function userActor(
@@ -116,7 +134,9 @@ function claimsFor(actor: Actor): Claims {
         ? { role: "authenticated", sub: actor.user.id, act: { sub: actor.impersonatorId } }
         : { role: "authenticated", sub: actor.user.id };
     case "system":
-      return { role: "service_role", reason: actor.reason };
+      return actor.onBehalfOf
+        ? { role: "service_role", reason: actor.reason, sub: actor.onBehalfOf }
+        : { role: "service_role", reason: actor.reason };
   }
 }
 

@@ -160,7 +160,7 @@ export const authRoutes = new Hono<AppEnv>()
         422,
       );
     }
-    await resetPassword(c.var.deps, token, result.data.password);
+    await resetPassword(c.var.deps, token, result.data.password, clientOf(c));
     await addFlash(c, "success", "Votre mot de passe a été modifié. Vous pouvez vous connecter.");
     return c.redirect("/login", 303);
   });

@@ -3,7 +3,7 @@
 // (into .tools/, outside node_modules so that `deno` inside tasks is Deno itself) when missing,
 // then runs Deno with the given arguments. `npm start` and `npm test` go through here.
 import { spawnSync } from "node:child_process";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -24,6 +24,14 @@ if (!existsSync(installed) || (existsSync(lock) && statSync(lock).mtimeMs > stat
   run("npm", ["install", "--no-audit", "--no-fund"]);
 }
 if (!existsSync(deno)) {
+  // npm 11 runs a dependency's install scripts only when package.json's `allowScripts` approves it, and
+  // refuses `--allow-scripts` in a folder install: .tools gets its own package.json approving Deno's
+  // postinstall (it links the native binary in place of the Node wrapper).
+  mkdirSync(join(root, ".tools"), { recursive: true });
+  writeFileSync(
+    join(root, ".tools", "package.json"),
+    JSON.stringify({ private: true, allowScripts: { deno: true } }, null, 2) + "\n",
+  );
   run("npm", [
     "install",
     "--prefix",

@@ -7,7 +7,13 @@ import type { ComponentChildren } from "preact";
 import { EmptyState, PageTitle } from "../dashboard/parts.tsx";
 import { BUTTON_PRIMARY } from "../form/Field.tsx";
 import { centsToEuros, formatEuros } from "../../lib/money.ts";
-import { fillOf, formatDateTime, REGISTRATION_STATUSES, unitPrice } from "../../lib/sessions/rules.ts";
+import {
+  fillOf,
+  formatDateTime,
+  MAX_PLACES_PER_DATE,
+  REGISTRATION_STATUSES,
+  unitPrice,
+} from "../../lib/sessions/rules.ts";
 import type { UpcomingDate } from "../../lib/sessions/use_cases/upcoming_dates.ts";
 import { DateActions, DateStateChip, dateStateOf, FillBar, UpcomingDates } from "./admin_dates.tsx";
 import type { AdminSessionRow, DateRow, SessionRow } from "../../lib/sessions/store.ts";
@@ -66,6 +72,17 @@ function SessionForm({ action, session }: { action: string; session?: SessionRow
       </Field>
       <Field label="Ville">
         <input name="city" required maxLength={100} value={session?.city ?? ""} class={INPUT} />
+      </Field>
+      <Field label="Places par date et par panier (au plus)">
+        <input
+          name="maxPlacesPerDate"
+          type="number"
+          min={1}
+          max={1000}
+          required
+          value={String(session?.maxPlacesPerDate ?? MAX_PLACES_PER_DATE)}
+          class={INPUT}
+        />
       </Field>
       <label class="flex items-center gap-2 text-sm font-medium text-slate-700">
         <input type="checkbox" name="published" value="1" checked={session?.published ?? true} /> Publiée

@@ -7,6 +7,7 @@
 // bundles neither zod nor the phone metadata.
 import { z } from "zod";
 import { isPhoneShape, normalizePhone } from "./phone.ts";
+import { isStrictEmail } from "../validation.ts";
 
 export { isPhoneShape, normalizePhone };
 
@@ -68,12 +69,12 @@ export const BIRTH_PART_REQUIRED = {
 export const MAX_TEXT_LENGTH = 255;
 export const TOO_LONG = "Ce champ est trop long (255 caractères au maximum).";
 
-const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** 8+ characters, upper, lower, digit and one of # ? ! @ $ % ^ & * - */
 const REGISTRATION_PASSWORD = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?=.*[#?!@$%^&*-]).{8,}$/;
 
+/** An address with nothing around it (lib/validation.ts isStrictEmail: `a@b.fr>,<c` is refused). */
 export function isEmailShape(value: string): boolean {
-  return EMAIL_SHAPE.test(value) && value.length <= 254;
+  return isStrictEmail(value);
 }
 
 export function isStrongPassword(value: string): boolean {

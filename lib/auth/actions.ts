@@ -16,6 +16,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { enqueueEmail } from "../mail/outbox.ts";
 import { passwordResetEmail, registrationEmail } from "../mail/templates.ts";
+import { sealSecrets } from "../mail/secrets.ts";
 import {
   emailTaken,
   findUser,
@@ -40,6 +41,7 @@ import {
 import { normalizePhone } from "../accounts/phone.ts";
 import { decoyPasswordHash, hashPassword, sha256Hex, verifyPassword } from "./crypto.ts";
 import {
+  consumeResetToken,
   createSession,
   deleteSession,
   findLoginAccount,
@@ -48,22 +50,24 @@ import {
   issueResetToken,
   loginFailures,
   recordLoginAttempt,
+  resetIssuedWithin,
   RESOLVE_SESSION_SQL,
   type ResolvedSession,
-  useResetToken,
+  setPasswordAfterReset,
 } from "./store.ts";
 import {
+  ACCOUNT_UNDER_ATTACK_MESSAGE,
   EXISTENCE_CHECKS_PER_CLIENT,
-  isLoginLocked,
-  LOGIN_ATTEMPTS_OVERALL,
-  LOGINS_BUSY_MESSAGE,
+  loginRefusal,
   RESET_REQUESTS_PER_CLIENT,
-  RESET_REQUESTS_PER_EMAIL,
+  TOO_MANY_LOGIN_ATTEMPTS_MESSAGE,
   TOO_MANY_LOGINS_MESSAGE,
+  TOO_MANY_REGISTRATIONS_MESSAGE,
   TOO_MANY_REQUESTS_MESSAGE,
   TOO_MANY_RESETS_MESSAGE,
 } from "./policy.ts";
 import { enforceLimit } from "../limits/limiter.ts";
+import { countRefusal } from "../metrics/registry.ts";
 
 const AUTH = systemActor("auth");
 
@@ -122,8 +126,15 @@ export interface SignedIn {
   reactivated: boolean;
 }
 
-/** Creates a customer account and its first session (automatic login after registration). */
+/** Creates a customer account and its first session (automatic login after registration). Accounts
+ * per client address are limited (REGISTRATIONS_PER_HOUR), before the password is hashed. */
 export async function register(deps: Deps, client: Client, input: Registration): Promise<SignedIn> {
+  await enforceLimit(
+    deps.db,
+    `register:${client.ip}`,
+    { max: deps.config.registrationsPerHour, windowSeconds: 3600 },
+    TOO_MANY_REGISTRATIONS_MESSAGE,
+  );
   const passwordHash = await hashPassword(input.password);
   const phone = normalizePhone(input.phone)!;
   const professional = input.professional || input.name !== "" || input.siren !== "";
@@ -149,6 +160,8 @@ export async function register(deps: Deps, client: Client, input: Registration):
       });
       await recordCreation(tx);
       await insertCredentials(tx, id, passwordHash);
+      // The address that created the account is known to it (lib/auth/policy.ts).
+      await recordLoginAttempt(tx, input.email, client.ip, true);
       const token = await createSession(tx, id, { userAgent: client.userAgent });
       // The confirmation of the new account, in the registration's own transaction.
       await enqueueEmail(
@@ -184,15 +197,29 @@ export async function login(
       ...(password ? {} : { password: REQUIRED }),
     });
   }
-  // Every limit is checked before the password hash, which is the expensive part.
-  await enforceLimit(deps.db, "login:all", LOGIN_ATTEMPTS_OVERALL, LOGINS_BUSY_MESSAGE);
-  const { locked, account } = await transactionAs(deps.db, AUTH, async (tx) => {
-    if (isLoginLocked(await loginFailures(tx, email, client.ip))) return { locked: true, account: null };
-    return { locked: false, account: await findLoginAccount(tx, email) };
+  // Every limit is checked before the password hash, which is the expensive part; each is the client
+  // address's or the account's own (lib/auth/policy.ts): no budget shared by every visitor.
+  await enforceLimit(
+    deps.db,
+    `login:${client.ip}`,
+    { max: deps.config.loginAttemptsPerMinute, windowSeconds: 60 },
+    TOO_MANY_LOGIN_ATTEMPTS_MESSAGE,
+  );
+  const { refusal, account } = await transactionAs(deps.db, AUTH, async (tx) => {
+    const refusal = loginRefusal(await loginFailures(tx, email, client.ip));
+    return { refusal, account: refusal ? null : await findLoginAccount(tx, email) };
   });
-  if (locked) {
-    await deps.logger.warning("auth", "Connexion refusée après trop d'échecs", { email, ip: client.ip });
-    throw new AppError("too_many_requests", TOO_MANY_LOGINS_MESSAGE);
+  if (refusal) {
+    await deps.logger.warning("auth", "Connexion refusée après trop d'échecs", {
+      email,
+      ip: client.ip,
+      counter: refusal,
+    });
+    countRefusal(refusal === "account" ? "login-account" : "login-lock");
+    throw new AppError(
+      "too_many_requests",
+      refusal === "account" ? ACCOUNT_UNDER_ATTACK_MESSAGE : TOO_MANY_LOGINS_MESSAGE,
+    );
   }
   // Hash outside any transaction: argon2 takes tens of milliseconds and must not hold a connection.
   // Unknown accounts verify a decoy hash, so timing does not tell which emails are registered.
@@ -261,19 +288,27 @@ export async function switchBack(deps: Deps, caller: Actor): Promise<string> {
   return token;
 }
 
-/** Answers the same way, after the same work, whatever the address: the limits are checked, then the
- * caller gets its answer, and only then is the account looked up and the email written. */
+/** Answers the same way, after the same work, whatever the address: the requester's limit is checked
+ * (per client address: asking for someone else's reset never blocks theirs), then the caller gets its
+ * answer, and only then is the account looked up and the email written — at most one every
+ * RESET_EMAIL_INTERVAL_MINUTES per account, without voiding a link already sent. */
 export async function requestPasswordReset(deps: Deps, client: Client, rawEmail: string): Promise<void> {
   const email = normalizeEmail(rawEmail);
   await enforceLimit(deps.db, `reset:ip:${client.ip}`, RESET_REQUESTS_PER_CLIENT, TOO_MANY_RESETS_MESSAGE);
-  await enforceLimit(deps.db, `reset:email:${email}`, RESET_REQUESTS_PER_EMAIL, TOO_MANY_RESETS_MESSAGE);
   deps.background.run("password-reset", async () => {
     const link = await transactionAs(deps.db, AUTH, async (tx) => {
+      // The account's row is locked: two requests at once send one email.
       const [user] = await tx<{ id: string; firstname: string }>`
-        select id, firstname from public.users where email = ${email} and anonymized_at is null`;
+        select id, firstname from public.users where email = ${email} and anonymized_at is null for update`;
       if (!user) return null;
-      const link = `${deps.config.appUrl}/reset-password/${await issueResetToken(tx, user.id)}`;
-      await enqueueEmail(tx, passwordResetEmail(email, user.firstname, link));
+      if (await resetIssuedWithin(tx, user.id, deps.config.resetEmailIntervalMinutes)) return null;
+      const token = await issueResetToken(tx, user.id, undefined, { voidEarlier: false });
+      const link = `${deps.config.appUrl}/reset-password/${token}`;
+      // The link opens the account: sealed in the outbox, masked for its readers.
+      await enqueueEmail(
+        tx,
+        await sealSecrets(passwordResetEmail(email, user.firstname, link), [link], deps.config.appSecret),
+      );
       return link;
     });
     // Admins cannot read reset emails (their links open the account); on a developer's machine,
@@ -288,14 +323,25 @@ export async function isResetTokenValid(deps: Deps, token: string): Promise<bool
   return (await transactionAs(deps.db, AUTH, (tx) => findResetToken(tx, token))) !== null;
 }
 
-/** Sets the new password, uses up the token and ends every session of the account. */
-export async function resetPassword(deps: Deps, token: string, password: string): Promise<void> {
+/** Sets the new password, uses up the token (and the account's other links) and ends every session of
+ * the account. The address that completed the reset becomes known to the account (lib/auth/policy.ts):
+ * its owner logs in from there even while the account is under attack. */
+export async function resetPassword(
+  deps: Deps,
+  token: string,
+  password: string,
+  client?: Client,
+): Promise<void> {
   const passwordHash = await hashPassword(password);
   const userId = await transactionAs(deps.db, AUTH, async (tx) => {
-    const found = await findResetToken(tx, token);
-    if (!found) throw new AppError("bad_request", RESET_LINK_INVALID);
-    await useResetToken(tx, found.tokenHash, found.userId, passwordHash);
-    return found.userId;
+    const userId = await consumeResetToken(tx, token);
+    if (!userId) throw new AppError("bad_request", RESET_LINK_INVALID);
+    await setPasswordAfterReset(tx, userId, passwordHash);
+    if (client) {
+      const [user] = await tx<{ email: string }>`select email from public.users where id = ${userId}`;
+      if (user) await recordLoginAttempt(tx, user.email, client.ip, true);
+    }
+    return userId;
   });
   deps.sessions?.dropUser(userId); // the reset ended every session of the account
   await deps.logger.info("auth", "Mot de passe réinitialisé", { userId });

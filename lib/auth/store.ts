@@ -5,7 +5,9 @@ import type { Tx } from "../db/database.ts";
 import type { SessionUser } from "../actor.ts";
 import { randomToken, sha256Hex } from "./crypto.ts";
 import {
+  KNOWN_ADDRESS_DAYS,
   LOGIN_WINDOW_MS,
+  type LoginFailures,
   RESET_TOKEN_TTL_MS,
   SESSION_ABSOLUTE_MS,
   SESSION_IDLE_MS,
@@ -63,17 +65,26 @@ export interface LoginAccount {
   deletedAt: Date | null;
 }
 
-/** Recent failures from this client: on this account, and on any account. */
-export async function loginFailures(
-  tx: Tx,
-  email: string,
-  ip: string,
-): Promise<{ accountFromClient: number; client: number }> {
-  const [row] = await tx<{ accountFromClient: number; client: number }>`
-    select count(*) filter (where email = ${email})::int as "accountFromClient", count(*)::int as client
-    from identity.login_attempts
-    where ip = ${ip} and not succeeded
-      and attempted_at > now() - ${`${LOGIN_WINDOW_MS} milliseconds`}::interval`;
+/** The login counters of lib/auth/policy.ts for this email from this client address, in one statement
+ * (the indexes on (email, …) and (ip, …) keep it to the recent rows of both). */
+export async function loginFailures(tx: Tx, email: string, ip: string): Promise<LoginFailures> {
+  const window = `${LOGIN_WINDOW_MS} milliseconds`;
+  const [row] = await tx<LoginFailures>`
+    with pair_success as (
+      select max(attempted_at) as at from identity.login_attempts
+      where email = ${email} and ip = ${ip} and succeeded
+        and attempted_at > now() - ${`${KNOWN_ADDRESS_DAYS} days`}::interval
+    )
+    select
+      (select count(*)::int from identity.login_attempts a, pair_success p
+        where a.email = ${email} and a.ip = ${ip} and not a.succeeded
+          and a.attempted_at > greatest(now() - ${window}::interval, coalesce(p.at, '-infinity'))
+      ) as "accountFromClient",
+      (select count(*)::int from identity.login_attempts
+        where ip = ${ip} and not succeeded and attempted_at > now() - ${window}::interval) as client,
+      (select count(*)::int from identity.login_attempts
+        where email = ${email} and not succeeded and attempted_at > now() - ${window}::interval) as account,
+      (select p.at is not null from pair_success p) as known`;
   return row;
 }
 
@@ -95,9 +106,16 @@ export async function recordLoginAttempt(
 }
 
 /** Voids the user's earlier links and stores a new one; returns the token to put in the email. */
-export async function issueResetToken(tx: Tx, userId: string, ttlMs = RESET_TOKEN_TTL_MS): Promise<string> {
+export async function issueResetToken(
+  tx: Tx,
+  userId: string,
+  ttlMs = RESET_TOKEN_TTL_MS,
+  options: { voidEarlier?: boolean } = {},
+): Promise<string> {
   const token = randomToken();
-  await tx`update identity.password_reset_tokens set used_at = now() where user_id = ${userId} and used_at is null`;
+  if (options.voidEarlier ?? true) {
+    await tx`update identity.password_reset_tokens set used_at = now() where user_id = ${userId} and used_at is null`;
+  }
   await tx`insert into identity.password_reset_tokens (token_hash, user_id, expires_at)
            values (${await sha256Hex(token)}, ${userId}, now() + ${`${ttlMs} milliseconds`}::interval)`;
   return token;
@@ -115,8 +133,31 @@ export async function findResetToken(
   return row ? { userId: row.userId, tokenHash } : null;
 }
 
-export async function useResetToken(tx: Tx, tokenHash: string, userId: string, passwordHash: string) {
-  await tx`update identity.password_reset_tokens set used_at = now() where token_hash = ${tokenHash}`;
+/** Whether a reset link was issued to the user in the last `minutes` (one email per interval). */
+export async function resetIssuedWithin(tx: Tx, userId: string, minutes: number): Promise<boolean> {
+  const [row] = await tx<{ recent: boolean }>`
+    select exists (select from identity.password_reset_tokens
+      where user_id = ${userId} and used_at is null
+        and created_at > now() - ${`${minutes} minutes`}::interval) as recent`;
+  return row.recent;
+}
+
+/** Uses up a valid token in one conditional update: of two uses at once (two instances), the second
+ * waits for the first's row lock, then finds it used and gets null. Returns the token's user. */
+export async function consumeResetToken(tx: Tx, token: string): Promise<string | null> {
+  if (!token || token.length > 100) return null;
+  const [row] = await tx<{ userId: string }>`
+    update identity.password_reset_tokens set used_at = now()
+    where token_hash = ${await sha256Hex(token)} and used_at is null and expires_at > now()
+    returning user_id as "userId"`;
+  return row?.userId ?? null;
+}
+
+/** Sets the password of the user whose reset token was just consumed, ends the account's other links
+ * (several may be live: requests do not void them) and its sessions. */
+export async function setPasswordAfterReset(tx: Tx, userId: string, passwordHash: string) {
+  await tx`update identity.password_reset_tokens set used_at = now()
+           where user_id = ${userId} and used_at is null`;
   // An invited partner has no password yet: the link creates it.
   await tx`insert into identity.credentials (user_id, password_hash) values (${userId}, ${passwordHash})
            on conflict (user_id) do update set password_hash = excluded.password_hash, updated_at = now()`;

@@ -5,6 +5,7 @@
 import type { Deps } from "../deps.ts";
 import { reconcilePayments } from "../payments/use_cases/reconcile.ts";
 import { sendChatDigests } from "../chat/use_cases/send_digests.ts";
+import { SENT_EMAIL_RETENTION_DAYS } from "../mail/rules.ts";
 
 export interface ScheduledJob {
   /** Unique name; pg_cron's jobname is `app:<name>`. */
@@ -80,6 +81,13 @@ export const JOBS: ScheduledJob[] = [
     schedule: "40 3 * * *",
     description: "Supprime les emails programmés envoyés depuis plus de 30 jours",
     sql: "select public.purge_scheduled_emails()",
+  },
+  {
+    name: "purge-sent-emails",
+    schedule: "50 3 * * *",
+    description:
+      `Supprime les emails envoyés (ou abandonnés) depuis plus de ${SENT_EMAIL_RETENTION_DAYS} jours`,
+    sql: "select public.purge_sent_emails()",
   },
   {
     name: "purge-old-logs",

@@ -4,15 +4,26 @@ import { statementAs, systemActor } from "../actor.ts";
 import type { Database } from "../db/database.ts";
 import { AppError } from "../errors.ts";
 import type { Limit } from "../auth/policy.ts";
+import { countRefusal } from "../metrics/registry.ts";
 
-/** Counts one hit in `bucket` and returns the hits of the sliding window, this one included. */
-async function hit(db: Database, bucket: string, limit: Limit): Promise<number> {
+/** The stored key of a bucket: the window is part of it, so one bucket name never mixes two window
+ * lengths. */
+function key(bucket: string, limit: Limit): string {
+  return `${bucket.slice(0, 300)}:${limit.windowSeconds}`;
+}
+
+/** Counts `weight` hits (one by default) in `bucket` and returns the hits of the sliding window, these
+ * included. */
+async function hit(db: Database, bucket: string, limit: Limit, weight = 1): Promise<number> {
   const [row] = await statementAs<{ hits: number }>(
     db,
     systemActor("limits"),
-    "select identity.hit_rate_limit($1, $2) as hits",
-    // The window is part of the key: one bucket name never mixes two window lengths.
-    [`${bucket.slice(0, 300)}:${limit.windowSeconds}`, limit.windowSeconds],
+    weight === 1
+      ? "select identity.hit_rate_limit($1, $2) as hits"
+      : "select identity.hit_rate_limit($1, $2, $3) as hits",
+    weight === 1
+      ? [key(bucket, limit), limit.windowSeconds]
+      : [key(bucket, limit), limit.windowSeconds, weight],
   );
   return Number(row.hits);
 }
@@ -30,7 +41,9 @@ export async function enforceLimit(
   limit: Limit,
   message: string,
 ): Promise<void> {
-  if (!(await hitLimit(db, bucket, limit))) throw new AppError("too_many_requests", message);
+  if (await hitLimit(db, bucket, limit)) return;
+  countRefusal(bucket);
+  throw new AppError("too_many_requests", message);
 }
 
 /** Takes one try in `bucket` before an attempt whose failures alone count (a gift voucher code): one
@@ -43,22 +56,22 @@ export async function takeTry(
   db: Database,
   bucket: string,
   limit: Limit,
-): Promise<{ taken: boolean; last: boolean }> {
-  const hits = await hit(db, bucket, limit);
-  if (hits <= limit.max) return { taken: true, last: hits > limit.max - 1 };
-  await giveBack(db, bucket, limit);
-  return { taken: false, last: false };
+  weight = 1,
+): Promise<{ taken: boolean; last: boolean; hits: number }> {
+  const hits = await hit(db, bucket, limit, weight);
+  if (hits <= limit.max) return { taken: true, last: hits > limit.max - 1, hits };
+  countRefusal(bucket);
+  await giveBack(db, bucket, limit, weight);
+  return { taken: false, last: false, hits };
 }
 
 /** Gives back a try taken by `takeTry`, in the newest window of the bucket (the one it was taken in,
  * unless the window turned in between: then the new window is one lower, which is harmless). */
-export async function giveBack(db: Database, bucket: string, limit: Limit): Promise<void> {
+export async function giveBack(db: Database, bucket: string, limit: Limit, weight = 1): Promise<void> {
   await statementAs(
     db,
     systemActor("limits"),
-    `update identity.rate_limits r set hits = r.hits - 1
-     where r.bucket = $1 and r.hits > 0
-       and r.window_start = (select max(l.window_start) from identity.rate_limits l where l.bucket = $1)`,
-    [`${bucket.slice(0, 300)}:${limit.windowSeconds}`],
+    "select identity.give_back_rate_limit($1, $2)",
+    [key(bucket, limit), weight],
   );
 }

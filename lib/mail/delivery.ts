@@ -20,6 +20,7 @@ import { statementAs, systemActor, transactionAs } from "../actor.ts";
 import type { Config } from "../config.ts";
 import type { Deps } from "../deps.ts";
 import type { Queue } from "../jobs/worker.ts";
+import { bodiesToSend } from "./secrets.ts";
 
 const JOB = systemActor("job");
 const BATCH = 10;
@@ -45,6 +46,8 @@ export interface Claimed {
   subject: string;
   text: string;
   html: string | null;
+  /** The real bodies, sealed, when text/html mask a secret (lib/mail/secrets.ts). */
+  sealed: string | null;
   attempts: number;
   token: string;
   messageId: string;
@@ -91,7 +94,8 @@ export async function claimEmails(deps: Deps, domain: string, limit = BATCH): Pr
             where status = 'pending' and next_attempt_at <= now()
             order by next_attempt_at limit ${limit} for update skip locked) due
       where o.id = due.id
-      returning o.id, o.recipient, o.subject, o.text_body as text, o.html_body as html, o.attempts,
+      returning o.id, o.recipient, o.subject, o.text_body as text, o.html_body as html,
+                o.sealed_body as sealed, o.attempts,
                 o.claim_token::text as token, o.message_id as "messageId"`);
 }
 
@@ -111,13 +115,14 @@ async function stillMine(deps: Deps, email: Claimed): Promise<boolean> {
  * accepted it, "skipped" when another worker holds it now; throws the server's refusal. */
 export async function sendClaimed(deps: Deps, sender: Sender, email: Claimed): Promise<"sent" | "skipped"> {
   if (!(await stillMine(deps, email))) return "skipped";
+  const { text, html } = await bodiesToSend(email, deps.config.appSecret);
   await sender.transport.sendMail({
     from: sender.mailFrom,
     to: email.recipient,
     subject: email.subject,
-    text: email.text,
+    text,
     messageId: email.messageId,
-    ...(email.html ? { html: email.html } : {}),
+    ...(html ? { html } : {}),
   });
   return "sent";
 }

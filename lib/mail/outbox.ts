@@ -8,12 +8,15 @@ export interface OutgoingEmail {
   subject: string;
   text: string;
   html?: string;
+  /** The real bodies, sealed, when text/html mask a secret (lib/mail/secrets.ts sealSecrets). */
+  sealed?: string;
 }
 
 export async function enqueueEmail(tx: Tx, email: OutgoingEmail): Promise<string> {
   const [row] = await tx<{ id: string }>`
-    insert into public.email_outbox (recipient, template, subject, text_body, html_body)
-    values (${email.to}, ${email.template}, ${email.subject}, ${email.text}, ${email.html ?? null})
+    insert into public.email_outbox (recipient, template, subject, text_body, html_body, sealed_body)
+    values (${email.to}, ${email.template}, ${email.subject}, ${email.text}, ${email.html ?? null},
+            ${email.sealed ?? null})
     returning id`;
   return row.id;
 }

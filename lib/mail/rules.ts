@@ -2,6 +2,10 @@
 // the deals list (spec 001 §9), the scheduled emails' display status (§4) and reminder delays, and the
 // French messages of the send-email dialog and the 'Gestion des emails programmés (Cron)' page (§8).
 
+/** Sent (and finally failed) emails are deleted after this many days (job 'purge-sent-emails': the
+ * default of public.purge_sent_emails() in 20261128009100_email_secrets.sql). */
+export const SENT_EMAIL_RETENTION_DAYS = 90;
+
 export type PaymentKindName = "deposit" | "balance" | "total";
 export const PAYMENT_KIND_LABELS: Record<PaymentKindName, string> = {
   deposit: "acompte",

@@ -53,7 +53,7 @@ Deno.test("every template has a subject, a text and an HTML part, values escaped
   const all = [
     templates.passwordResetEmail("a@b.fr", evil, link),
     templates.partnerInvitationEmail("a@b.fr", evil, evil, link),
-    templates.requestReceivedEmail("a@b.fr", evil, 123456, link),
+    templates.requestReceivedEmail("a@b.fr", 123456, link),
     templates.partnerNewDealEmail("a@b.fr", evil, link),
     templates.quoteReadyEmail("a@b.fr", evil, evil, link),
     templates.quoteUpdatedEmail("a@b.fr", evil, evil, link),

@@ -8,6 +8,7 @@ import { parseInput } from "../validation.ts";
 import { enforceLimit } from "../limits/limiter.ts";
 import { enqueueEmail } from "../mail/outbox.ts";
 import { partnerInvitationEmail } from "../mail/templates.ts";
+import { sealSecrets } from "../mail/secrets.ts";
 import { emailTaken, insertUser, isActiveAdmin, phoneTaken } from "../accounts/store.ts";
 import { issueResetToken } from "../auth/store.ts";
 import {
@@ -35,7 +36,7 @@ export async function submitApplication(
   client: Client,
   body: unknown,
 ): Promise<void> {
-  const application = parseInput(applicationSchema(), body, APPLICATION_INVALID);
+  const application = parseInput(applicationSchema(), body, APPLICATION_INVALID, { multiLine: ["message"] });
   await enforceLimit(deps.db, `apply:${client.ip}`, APPLICATIONS_PER_CLIENT, TOO_MANY_APPLICATIONS);
   await transactionAs(deps.db, actor, (tx) => insertApplication(tx, application));
   await deps.logger.info("partners", "Nouvelle candidature partenaire", { company: application.companyName });
@@ -75,7 +76,11 @@ export async function acceptApplication(deps: Deps, actor: Actor, id: string): P
     )}`;
     await enqueueEmail(
       tx,
-      partnerInvitationEmail(application.email, application.firstname, application.companyName, link),
+      await sealSecrets(
+        partnerInvitationEmail(application.email, application.firstname, application.companyName, link),
+        [link],
+        deps.config.appSecret,
+      ),
     );
     await decideApplication(tx, id, "accepted", admin.user.id, userId);
     return { userId, email: application.email, link };

@@ -1,7 +1,13 @@
 // What the cart functions' refusals mean for the visitor: one status and one French message each.
 import { AppError } from "../errors.ts";
 import { type Actor, requireRole } from "../actor.ts";
-import { quantityMessage, SESSION_MESSAGES } from "./rules.ts";
+import {
+  cartLimitMessage,
+  cooldownMessage,
+  dateLimitMessage,
+  quantityMessage,
+  SESSION_MESSAGES,
+} from "./rules.ts";
 import type { HoldResult } from "./store.ts";
 
 export function holdRefusal(result: HoldResult): AppError {
@@ -22,6 +28,16 @@ export function holdRefusal(result: HoldResult): AppError {
       return new AppError("conflict", SESSION_MESSAGES.past);
     case "expired":
       return new AppError("conflict", SESSION_MESSAGES.expired);
+    case "date_limit": {
+      const message = dateLimitMessage(result.limit ?? 0, result.held ?? 0);
+      return new AppError("validation", message, { quantity: message });
+    }
+    case "cart_limit": {
+      const message = cartLimitMessage(result.limit ?? 0, result.held ?? 0);
+      return new AppError("validation", message, { quantity: message });
+    }
+    case "cooldown":
+      return new AppError("conflict", cooldownMessage(((result.until ?? 0) * 1000 - Date.now()) / 60_000));
     case "no_cart":
       return new AppError("bad_request", SESSION_MESSAGES.lineNotFound);
     default:

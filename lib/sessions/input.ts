@@ -6,6 +6,7 @@ import { eurosToCents } from "../money.ts";
 import { parseInput } from "../validation.ts";
 import { AppError } from "../errors.ts";
 import type { DateFields, SessionFields } from "./store.ts";
+import { MAX_PLACES_PER_DATE } from "./rules.ts";
 
 const REQUIRED = "Ce champ est requis";
 const TOO_LONG = "Ce champ est trop long.";
@@ -77,10 +78,14 @@ const sessionSchema = z.object({
     ),
   ),
   published: flag,
+  // Places of one date one cart may hold (issue "Production, part 2" §2); absent: the default.
+  maxPlacesPerDate: z.unknown().optional().transform((v) =>
+    v === undefined || v === null || v === "" ? MAX_PLACES_PER_DATE : typeof v === "string" ? Number(v) : v
+  ).pipe(z.number({ error: NUMBER }).int(NUMBER).min(1, NUMBER).max(1000, NUMBER)),
 });
 
 export function parseSession(body: unknown): SessionFields {
-  return parseInput(sessionSchema, body, FORM_INVALID);
+  return parseInput(sessionSchema, body, FORM_INVALID, { multiLine: ["description"] });
 }
 
 const additionalCost = z.object({

@@ -48,6 +48,34 @@ export const SESSION_MESSAGES = {
   moreDates: "Seules les prochaines dates sont affichées : choisissez une période pour voir les suivantes.",
 } as const;
 
+// Limits one visitor cannot turn against others (supabase/migrations/20261128004000_seat_limits.sql
+// enforces them; these mirror it for the messages and the admin form). MAX_PLACES_PER_DATE is the
+// default of each session's own setting.
+export const MAX_PLACES_PER_DATE = 10;
+export const MAX_PLACES_HELD = 20;
+export const HOLD_COOLDOWN_MINUTES = 15;
+
+/** 'Vous pouvez réserver 10 places au plus pour cette date (vous en avez déjà 4 dans votre panier).' */
+export function dateLimitMessage(limit: number, held: number): string {
+  const already = held > 0 ? ` (vous en avez déjà ${held} dans votre panier)` : "";
+  return `Vous pouvez réserver ${limit} place${limit > 1 ? "s" : ""} au plus pour cette date${already}.`;
+}
+
+/** 'Votre panier peut garder 20 places au plus, toutes dates confondues (il en a déjà 18).' */
+export function cartLimitMessage(limit: number, held: number): string {
+  const already = held > 0 ? ` (il en a déjà ${held})` : "";
+  return `Votre panier peut garder ${limit} places au plus, toutes dates confondues${already}.`;
+}
+
+/** After a lapsed hold: 'Votre réservation de cette date a expiré : vous pourrez la réserver de nouveau
+ * dans 12 minutes.' */
+export function cooldownMessage(minutesLeft: number): string {
+  const m = Math.max(1, Math.round(minutesLeft));
+  return `Votre réservation de cette date a expiré : vous pourrez la réserver de nouveau dans ${m} minute${
+    m > 1 ? "s" : ""
+  }.`;
+}
+
 /** 'Veuillez choisir entre 1 et 3 places.' (the quantity rule of §5, as the server says it). */
 export function quantityMessage(placesLeft: number): string {
   return placesLeft <= 1

@@ -1,6 +1,9 @@
 import { assertEquals } from "../../tests/support/assert.ts";
 import {
+  cartLimitMessage,
   clampQuantity,
+  cooldownMessage,
+  dateLimitMessage,
   type DateOffer,
   dateState,
   firstDates,
@@ -106,4 +109,24 @@ Deno.test("the page shows the next PAGE_DATES dates, and the selected one even w
   assertEquals(shown[PAGE_DATES].uuid, "u100");
   assertEquals(more, true);
   assertEquals(firstDates(all.slice(0, 10)), { shown: all.slice(0, 10), more: false });
+});
+
+Deno.test("the seat limits' messages say the limit and what the cart holds", () => {
+  assertEquals(dateLimitMessage(10, 0), "Vous pouvez réserver 10 places au plus pour cette date.");
+  assertEquals(
+    dateLimitMessage(1, 1),
+    "Vous pouvez réserver 1 place au plus pour cette date (vous en avez déjà 1 dans votre panier).",
+  );
+  assertEquals(
+    cartLimitMessage(20, 18),
+    "Votre panier peut garder 20 places au plus, toutes dates confondues (il en a déjà 18).",
+  );
+  assertEquals(
+    cooldownMessage(14.7),
+    "Votre réservation de cette date a expiré : vous pourrez la réserver de nouveau dans 15 minutes.",
+  );
+  assertEquals(
+    cooldownMessage(0.2),
+    "Votre réservation de cette date a expiré : vous pourrez la réserver de nouveau dans 1 minute.",
+  );
 });

@@ -12,6 +12,8 @@ export interface SessionRow {
   city: string;
   photos: string[];
   published: boolean;
+  /** Places of one date one cart may hold (admin setting, default MAX_PLACES_PER_DATE). */
+  maxPlacesPerDate: number;
 }
 
 export interface DateRow {
@@ -28,7 +30,8 @@ export interface DateRow {
   state: "open" | "closed" | "canceled";
 }
 
-const SESSION_COLUMNS = "s.id, s.slug, s.title, s.description, s.city, s.photos, s.published";
+const SESSION_COLUMNS =
+  `s.id, s.slug, s.title, s.description, s.city, s.photos, s.published, s.max_places_per_date as "maxPlacesPerDate"`;
 const DATE_COLUMNS = `d.id, d.uuid::text as uuid, d.session_id as "sessionId", d.dtstart, d.places,
   d.places_left as "placesLeft", d.price_ttc as "priceTTC", d.travel_cost_ttc as "travelCostTTC",
   d.additional_costs as "additionalCosts", d.soon, d.state`;
@@ -104,11 +107,19 @@ export interface HoldResult {
     | "full"
     | "quantity"
     | "no_cart"
-    | "expired";
+    | "expired"
+    | "cooldown"
+    | "date_limit"
+    | "cart_limit";
   line_id?: string;
   quantity?: number;
   expires_at?: number;
   places_left?: number;
+  /** date_limit, cart_limit: the limit, and what the cart holds already. */
+  limit?: number;
+  held?: number;
+  /** cooldown: unix seconds when the date may be held again. */
+  until?: number;
 }
 
 export async function holdPlaces(
@@ -213,14 +224,16 @@ export interface SessionFields {
   city: string;
   photos: string[];
   published: boolean;
+  /** Places of one date one cart may hold (admin setting, default MAX_PLACES_PER_DATE). */
+  maxPlacesPerDate: number;
 }
 
 export async function insertSession(tx: Tx, f: SessionFields): Promise<number> {
   const [row] = await tx<{ id: number }>`
-    insert into public.workshop_sessions (slug, title, description, city, photos, published)
+    insert into public.workshop_sessions (slug, title, description, city, photos, published, max_places_per_date)
     values (${f.slug}, ${f.title}, ${f.description}, ${f.city}, ${
     JSON.stringify(f.photos)
-  }::jsonb, ${f.published})
+  }::jsonb, ${f.published}, ${f.maxPlacesPerDate})
     returning id`;
   return row.id;
 }
@@ -228,7 +241,8 @@ export async function insertSession(tx: Tx, f: SessionFields): Promise<number> {
 export async function updateSession(tx: Tx, id: number, f: SessionFields): Promise<boolean> {
   const rows = await tx`
     update public.workshop_sessions set slug = ${f.slug}, title = ${f.title}, description = ${f.description},
-      city = ${f.city}, photos = ${JSON.stringify(f.photos)}::jsonb, published = ${f.published}
+      city = ${f.city}, photos = ${JSON.stringify(f.photos)}::jsonb, published = ${f.published},
+      max_places_per_date = ${f.maxPlacesPerDate}
     where id = ${id} returning id`;
   return rows.length === 1;
 }

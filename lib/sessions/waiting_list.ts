@@ -6,6 +6,7 @@
 //   * session-date-canceled-mail: a date was canceled: one email to each booker it concerned.
 import type { OutboxHandler } from "../outbox/worker.ts";
 import { enqueueEmail } from "../mail/outbox.ts";
+import { sealSecrets } from "../mail/secrets.ts";
 import { seatOfferEmail } from "../mail/templates/seat-offer.ts";
 import { sessionDateCanceledEmail } from "../mail/templates/session-date-canceled.ts";
 import { formatEuros } from "../money.ts";
@@ -28,16 +29,22 @@ export const seatOfferMailHandler: OutboxHandler<{ offerId: string }> = {
     if (!offer || offer.status !== "offered" || offer.mailedAt) return;
     const expiresAt = await markOfferMailed(tx, offer.id);
     const token = await signOfferToken(deps.config.appSecret, offer.id);
+    const link = offerLink(deps.config.appUrl, token);
+    // The link holds the place: sealed in the outbox, masked for its readers.
     await enqueueEmail(
       tx,
-      seatOfferEmail({
-        to: offer.email,
-        title: offer.sessionTitle,
-        when: formatDateTime(toUnix(offer.dtstart)),
-        until: PARIS_TIME.format(expiresAt),
-        hours: SEAT_OFFER_HOURS,
-        link: offerLink(deps.config.appUrl, token),
-      }),
+      await sealSecrets(
+        seatOfferEmail({
+          to: offer.email,
+          title: offer.sessionTitle,
+          when: formatDateTime(toUnix(offer.dtstart)),
+          until: PARIS_TIME.format(expiresAt),
+          hours: SEAT_OFFER_HOURS,
+          link,
+        }),
+        [link],
+        deps.config.appSecret,
+      ),
     );
   },
 };

@@ -1,6 +1,7 @@
 // What POST /api/customer/discounts accepts (server only): the purchase form, every field checked with
 // its French message; the price is not a field (spec §2: fixed at 50).
 import { AppError } from "../errors.ts";
+import { unsafeTextErrors } from "../validation.ts";
 import { isEmailShape, normalizeEmail } from "../accounts/rules.ts";
 import { parisToday, sendDateError, VOUCHER_MESSAGES } from "./rules.ts";
 
@@ -33,6 +34,11 @@ export function parsePurchase(body: Record<string, unknown>, defaultSender: stri
   if (message.length > 500) errors.message = VOUCHER_MESSAGES.messageTooLong;
   if (!senderName) errors.senderName = VOUCHER_MESSAGES.required;
   else if (senderName.length > 100) errors.senderName = VOUCHER_MESSAGES.nameTooLong;
+  // No control character nor lone surrogate in any field (lib/validation.ts).
+  const unsafe = unsafeTextErrors({ recipientName, recipientEmail, sendOn, message, senderName }, [
+    "message",
+  ]);
+  for (const [field, error] of Object.entries(unsafe)) errors[field] ??= error;
   const fields = Object.keys(errors);
   if (fields.length) {
     const only = fields.length === 1 ? errors[fields[0]] : VOUCHER_MESSAGES.invalidForm;

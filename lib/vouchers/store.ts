@@ -203,13 +203,13 @@ export async function lockVoucher(tx: Tx, id: string): Promise<VoucherRow | null
  * next_attempt_at has come): the recipient's voucher email on the chosen day. */
 export async function enqueueEmailAt(
   tx: Tx,
-  email: { to: string; template: string; subject: string; text: string; html?: string },
+  email: { to: string; template: string; subject: string; text: string; html?: string; sealed?: string },
   sendAt: Date,
 ): Promise<string> {
   const [row] = await tx.query<{ id: string }>(
-    `insert into public.email_outbox (recipient, template, subject, text_body, html_body, next_attempt_at)
-     values ($1, $2, $3, $4, $5, greatest(now(), $6)) returning id::text as id`,
-    [email.to, email.template, email.subject, email.text, email.html ?? null, sendAt],
+    `insert into public.email_outbox (recipient, template, subject, text_body, html_body, next_attempt_at, sealed_body)
+     values ($1, $2, $3, $4, $5, greatest(now(), $6), $7) returning id::text as id`,
+    [email.to, email.template, email.subject, email.text, email.html ?? null, sendAt, email.sealed ?? null],
   );
   return row.id;
 }

@@ -104,6 +104,20 @@ language sql as $$
   select tests.set_claims('service_role', '{"role":"service_role"}'::jsonb, 'service_role')
 $$;
 
+/**
+ * The system acting on a shopper's cart, as lib/actor.ts's cartActor(): role service_role, claims
+ * {"role":"service_role","reason":"cart"} plus "sub" = the user created as `label` (null: an anonymous
+ * visitor, whose cart the functions find by its token). The cart functions are closed to anon and
+ * authenticated (20261128009000_function_privileges.sql).
+ */
+create function tests.act_as_cart(label text default null) returns text
+language sql as $$
+  select tests.set_claims('service_role',
+    jsonb_strip_nulls(jsonb_build_object('role', 'service_role', 'reason', 'cart',
+      'sub', case when label is not null then tests.user_id(label) end)),
+    'cart of ' || coalesce(label, 'an anonymous visitor'))
+$$;
+
 /** Back to the session user (the superuser running the tests), with no claims. */
 create function tests.reset_role() returns text
 language plpgsql as $$
@@ -160,3 +174,29 @@ end $fn$;
 
 grant usage on schema tests to anon, authenticated, service_role;
 grant execute on all functions in schema tests to anon, authenticated, service_role;
+
+-- The migrations close every function created later by their role (20261128009000_function_privileges
+-- .sql: `alter default privileges revoke execute on functions from public`). The test files create
+-- their own helpers in pg_temp and call them under the API roles: the default privileges as the
+-- migrations left them are kept in tests.default_acl (function_privileges_test.sql checks them), then
+-- reopened for this database's tests.
+create table tests.default_acl as
+  select pg_get_userbyid(defaclrole) as role_name, case when defaclnamespace = 0 then '' else defaclnamespace::regnamespace::text end as schema_name,
+    defaclacl as acl
+  from pg_default_acl where defaclobjtype = 'f';
+alter default privileges grant execute on functions to public;
+
+-- pgTAP itself is installed after the migrations, whose default privileges close every new function
+-- (20261128009000_function_privileges.sql): its functions are opened here, for the tests that run
+-- under the API roles.
+do $$
+declare
+  f regprocedure;
+begin
+  for f in
+    select d.objid::regprocedure from pg_depend d join pg_extension e on e.oid = d.refobjid
+    where d.classid = 'pg_proc'::regclass and d.deptype = 'e' and e.extname = 'pgtap'
+  loop
+    execute format('grant execute on function %s to public', f);
+  end loop;
+end $$;

@@ -71,6 +71,45 @@ httpTest("profile validation answers 422 with each field's message and changes n
   assertEquals((await client.get("/api/user/get")).json().firstname, payload.firstname);
 });
 
+httpTest(
+  "PATCH /api/user/update refuses lone surrogates and control characters in French (422)",
+  async () => {
+    const { client, payload } = await newCustomer();
+    for (
+      const [field, value] of [
+        ["firstname", "\ud800"],
+        ["firstname", "Lé\r\na"],
+        ["city", "Pa\u0085ris"],
+        ["address1", "5 avenue\tFoch"],
+        ["name", "Léa\u007fÉvénements"],
+      ]
+    ) {
+      const res = await client.patch("/api/user/update", profileUpdate({ [field]: value }));
+      assertEquals(res.status, 422, `${field}: ${JSON.stringify(value)}`);
+      assertEquals(
+        res.json<{ errors: Record<string, string> }>().errors[field],
+        "Ce champ contient des caractères non autorisés.",
+      );
+    }
+    // NUL never reaches a schema: the body reader refuses it first (lib/http/context.ts, a French 400).
+    const nul = await client.patch("/api/user/update", profileUpdate({ lastname: "Mar\u0000tin" }));
+    assertEquals(nul.status, 400);
+    assertEquals(nul.json().message, "Le contenu de la requête est invalide.");
+    const email = await client.patch(
+      "/api/user/update",
+      profileUpdate({ emails: ["victim-x@evil.example>,<foo"] }),
+    );
+    assertEquals(email.status, 422);
+    assertEquals(email.json<{ errors: Record<string, string> }>().errors.emails, "Le mail doit être valide.");
+    assertEquals((await client.get("/api/user/get")).json().firstname, payload.firstname, "nothing written");
+    // Accents, apostrophes and emoji (valid surrogate pairs) are fine.
+    assertEquals(
+      (await client.patch("/api/user/update", profileUpdate({ firstname: "Zoë 🍸 d'Arc" }))).status,
+      200,
+    );
+  },
+);
+
 httpTest("a business customer's VAT number is stored, checked and kept by later updates", async () => {
   const { client } = await newCustomer();
   // Absent before: the field used to be dropped for customers.

@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { TEST_SYSTEM, transactionAs } from "../support/db.ts";
 import { Client, httpTest, ORIGIN, registrationPayload, testEnv, uniqueContact } from "../support/app.ts";
+import { sentText } from "../support/mail.ts";
 
 httpTest("registration creates a customer and logs them in", async () => {
   const client = new Client();
@@ -247,12 +248,19 @@ httpTest("forgotten password: emailed single-use expiring link, sessions revoked
   assert(unknown.text.includes("Si un compte existe pour cet email"));
   await testEnv().then((env) => env.settle());
 
-  const [mail] = await transactionAs(db, TEST_SYSTEM, (tx) =>
-    tx<{ text_body: string; subject: string }>`
-      select text_body, subject from public.email_outbox
-      where recipient = ${payload.email} and template = 'password-reset'`);
+  const [mail] = await transactionAs(
+    db,
+    TEST_SYSTEM,
+    (tx) =>
+      tx<{ text_body: string; subject: string; sealed: string | null }>`
+      select text_body, subject, sealed_body as sealed from public.email_outbox
+      where recipient = ${payload.email} and template = 'password-reset'`,
+  );
   assertEquals(mail.subject, "Réinitialisation de votre mot de passe");
-  const link = /http:\/\/localhost:8000(\/reset-password\/[A-Za-z0-9_-]+)/.exec(mail.text_body)![1];
+  // Stored with the link masked and sealed (what Studio or a backup reads opens no account).
+  assert(!mail.text_body.includes("/reset-password/"), mail.text_body);
+  const sent = await sentText({ text: mail.text_body, sealed: mail.sealed });
+  const link = /http:\/\/localhost:8000(\/reset-password\/[A-Za-z0-9_-]+)/.exec(sent)![1];
 
   assertEquals((await visitor.get(link)).status, 200);
   const weak = await visitor.request("POST", link, {
@@ -281,10 +289,12 @@ httpTest("forgotten password: emailed single-use expiring link, sessions revoked
     db,
     TEST_SYSTEM,
     (tx) =>
-      tx<{ text_body: string }>`select text_body from public.email_outbox where recipient = ${payload.email}
-                              and template = 'password-reset' order by created_at desc limit 1`,
+      tx<{ text: string; sealed: string | null }>`select text_body as text, sealed_body as sealed
+        from public.email_outbox where recipient = ${payload.email} and template = 'password-reset'
+        order by created_at desc limit 1`,
   );
-  const expired = /http:\/\/localhost:8000(\/reset-password\/[A-Za-z0-9_-]+)/.exec(second.text_body)![1];
+  const expired =
+    /http:\/\/localhost:8000(\/reset-password\/[A-Za-z0-9_-]+)/.exec(await sentText(second))![1];
   const res = await visitor.get(expired);
   assertEquals(res.status, 400);
   assert(res.text.includes("Ce lien de réinitialisation est invalide ou a expiré."));

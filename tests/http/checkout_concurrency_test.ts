@@ -5,7 +5,7 @@
 // at once on both instances is recorded once, with one invoice and one receipt; two intents of one
 // cart paid and confirmed together leave one payment counted.
 import { assert, assertEquals } from "../support/assert.ts";
-import { Client, ORIGIN, registrationPayload, testEnv } from "../support/app.ts";
+import { Client, ORIGIN, registrationPayload, TEST_LIMITS, testEnv } from "../support/app.ts";
 import { systemQuery } from "../support/db.ts";
 import { loadConfig } from "../../lib/config.ts";
 import { openPostgres } from "../../lib/db/postgres.ts";
@@ -38,7 +38,7 @@ let second: Promise<{ app: Hono<AppEnv>; db: Database }> | null = null;
 function secondInstance() {
   second ??= (async () => {
     const db = openPostgres(TEST_DATABASE_URL!, { max: 4 });
-    const config = loadConfig((name) => ({ APP_ENV: "test", APP_URL: ORIGIN })[name]);
+    const config = loadConfig((name) => ({ APP_ENV: "test", APP_URL: ORIGIN, ...TEST_LIMITS })[name]);
     const logger = createLogger(db, { quiet: true });
     const deps: Deps = {
       config,

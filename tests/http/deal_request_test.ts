@@ -380,26 +380,73 @@ httpTest("a signed-in customer's request is linked to them; another signed-in ro
   assertEquals((await dealByToken(fromPartner.json<Json>().results.token)).customerId, null);
 });
 
-httpTest("the acknowledgement email is in the outbox with the estimate", async () => {
-  const body = request();
-  const res = await send(body);
-  const { token, estimate } = res.json<Json>().results;
-  const { db } = await testEnv();
-  const mails = await systemQuery<
-    { template: string; subject: string; text_body: string; html_body: string }
-  >(
-    db,
-    "select template, subject, text_body, html_body from public.email_outbox where recipient = $1",
-    [body.email],
-  );
-  assertEquals(mails.length, 1);
-  assertEquals(mails[0].template, "deal-request-received");
-  assertEquals(mails[0].subject, "Votre demande de devis est bien reçue");
-  const ttc = formatEuros(Math.round(estimate.totalTTC * 100));
-  assert(mails[0].text_body.includes(`${ttc} TTC`), mails[0].text_body);
-  assert(mails[0].text_body.includes("Bonjour Julie"));
-  assert(mails[0].text_body.includes(`/deal/show/${token}`));
-});
+httpTest(
+  "the acknowledgement email is in the outbox with the estimate, and nothing the visitor typed",
+  async () => {
+    const body = request({
+      firstname: "Mallory",
+      lastname: "Achetez-ici",
+      description: "Gagnez un iPhone sur evil.example",
+      adresse_precise: "Cliquez sur evil.example/promo",
+      ville: "Spamville",
+    });
+    const res = await send(body);
+    const { token, estimate } = res.json<Json>().results;
+    const { db } = await testEnv();
+    const mails = await systemQuery<
+      { template: string; subject: string; text_body: string; html_body: string }
+    >(
+      db,
+      "select template, subject, text_body, html_body from public.email_outbox where recipient = $1",
+      [body.email],
+    );
+    assertEquals(mails.length, 1);
+    assertEquals(mails[0].template, "deal-request-received");
+    assertEquals(mails[0].subject, "Votre demande de devis est bien reçue");
+    const ttc = formatEuros(Math.round(estimate.totalTTC * 100));
+    assert(mails[0].text_body.includes(`${ttc} TTC`), mails[0].text_body);
+    assert(mails[0].text_body.includes(`/deal/show/${token}`));
+    // Anyone may type any address: the first email greets neutrally and repeats no typed text.
+    assert(mails[0].text_body.startsWith("Bonjour,"), mails[0].text_body);
+    for (const typed of ["Mallory", "Achetez-ici", "iPhone", "evil.example", "Spamville"]) {
+      assert(!mails[0].text_body.includes(typed), `the text body carries ${typed}`);
+      assert(!mails[0].html_body.includes(typed), `the HTML body carries ${typed}`);
+    }
+  },
+);
+
+httpTest(
+  "a quote request refuses control characters in a one-line field and a dirty email (422, French)",
+  async () => {
+    const { db } = await testEnv();
+    const [{ n: before }] = await systemQuery<{ n: number }>(
+      db,
+      "select count(*)::int as n from public.deals",
+    );
+    for (
+      const [field, value] of [["firstname", "Ju\r\nlie"], ["lastname", "Le\u001bfèvre"], [
+        "ville",
+        "Ly\ud800on",
+      ]]
+    ) {
+      const res = await send(request({ [field]: value }));
+      assertEquals(res.status, 422, `${field}: ${JSON.stringify(value)}`);
+      assertEquals(res.json<Json>().errors[field], "Ce champ contient des caractères non autorisés.");
+    }
+    for (const email of ["victim-x@evil.example>,<foo", "a@b.fr\r\nBcc: c@d.fr", '"quoted"@evil.example']) {
+      const res = await send(request({ email }));
+      assertEquals(res.status, 422, email);
+      assertEquals(res.json<Json>().errors.email, "L'email doit être valide.");
+    }
+    // A multi-line field keeps its line breaks.
+    assertEquals((await send(request({ description: "Ligne 1\r\nLigne 2\tfin" }))).status, 200);
+    const [{ n: after }] = await systemQuery<{ n: number }>(
+      db,
+      "select count(*)::int as n from public.deals",
+    );
+    assertEquals(after, before + 1, "only the valid request created a deal");
+  },
+);
 
 // ---------------------------------------------------------------------------------------------------
 // French messages.

@@ -3,7 +3,7 @@
 // email goes out exactly once. Skipped on PGlite (one connection: nothing runs at the same time there;
 // lib/mail/delivery_test.ts covers the outage on PGlite).
 import { assert, assertEquals } from "../support/assert.ts";
-import { ORIGIN, testEnv } from "../support/app.ts";
+import { ORIGIN, TEST_LIMITS, testEnv } from "../support/app.ts";
 import { systemQuery } from "../support/db.ts";
 import { startFakeSmtp } from "../support/fake_smtp.ts";
 import { loadConfig } from "../../lib/config.ts";
@@ -20,7 +20,7 @@ function instance(databaseUrl: string): Deps {
   const db = openPostgres(databaseUrl, { max: 3 });
   const logger = createLogger(db, { quiet: true });
   return {
-    config: loadConfig((name) => ({ APP_ENV: "test", APP_URL: ORIGIN })[name]),
+    config: loadConfig((name) => ({ APP_ENV: "test", APP_URL: ORIGIN, ...TEST_LIMITS })[name]),
     db,
     logger,
     background: createBackground(logger, { manual: true }),

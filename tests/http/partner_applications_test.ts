@@ -4,6 +4,7 @@
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { Client, httpTest, ORIGIN, testEnv, uniqueContact } from "../support/app.ts";
 import { systemQuery } from "../support/db.ts";
+import { sentText } from "../support/mail.ts";
 
 const LIST = "/dashboard/admin/candidatures";
 const ALREADY_DECIDED = "Cette candidature a déjà été traitée.";
@@ -328,9 +329,11 @@ httpTest(
     assert(row.decided_at instanceof Date);
 
     // The invitation email is in the outbox, but admins cannot read it.
-    const mails = await systemQuery<{ template: string; subject: string; text_body: string; status: string }>(
+    const mails = await systemQuery<
+      { template: string; subject: string; text_body: string; status: string; sealed: string | null }
+    >(
       db,
-      "select template, subject, text_body, status from public.email_outbox where recipient = $1",
+      "select template, subject, text_body, status, sealed_body as sealed from public.email_outbox where recipient = $1",
       [form.email],
     );
     assertEquals(mails.length, 1);
@@ -351,8 +354,10 @@ httpTest(
     assert(early.status !== 200, `login without a password: ${early.status}`);
 
     // The link lets the partner choose a password, once.
-    const match = new RegExp(`${ORIGIN}(/reset-password/[A-Za-z0-9_-]+)`).exec(mails[0].text_body);
-    assert(match, `link in ${mails[0].text_body}`);
+    assert(!mails[0].text_body.includes("/reset-password/"), "the stored email masks the link");
+    const sent = await sentText({ text: mails[0].text_body, sealed: mails[0].sealed });
+    const match = new RegExp(`${ORIGIN}(/reset-password/[A-Za-z0-9_-]+)`).exec(sent);
+    assert(match, `link in ${sent}`);
     const link = match[1];
     const partner = new Client({ ip: freshIp() });
     assertEquals((await partner.get(link)).status, 200);

@@ -5,7 +5,15 @@
 // released, alerts stopped, idempotent); the attendees as JSON, CSV and sign-in sheet, refused to
 // anonymous visitors, customers and partners; holds capped at twice the hold time; the header's cart link.
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
-import { bookingFields, Client, httpTest, ORIGIN, registrationPayload, testEnv } from "../support/app.ts";
+import {
+  bookingFields,
+  Client,
+  httpTest,
+  ORIGIN,
+  registrationPayload,
+  TEST_LIMITS,
+  testEnv,
+} from "../support/app.ts";
 import { loadConfig } from "../../lib/config.ts";
 import { openPostgres } from "../../lib/db/postgres.ts";
 import { createLogger } from "../../lib/log/logger.ts";
@@ -19,6 +27,7 @@ import { JOBS } from "../../lib/jobs/registry.ts";
 import { statementAs, systemActor } from "../../lib/actor.ts";
 import { outboxQueue } from "../../lib/outbox/worker.ts";
 import { dateCanceledMailHandler, seatOfferMailHandler } from "../../lib/sessions/waiting_list.ts";
+import { SENT_BODY_COLUMNS, sentText } from "../support/mail.ts";
 
 const ADMIN = "admin@example.fr";
 const PARTNER = "partenaire@example.fr";
@@ -94,12 +103,14 @@ async function drainMail() {
 
 async function offerLinks(email: string): Promise<string[]> {
   const { db } = await testEnv();
-  const rows = await systemQuery<{ text: string }>(
+  const rows = await systemQuery<{ text: string; sealed: string | null }>(
     db,
-    "select text_body as text from public.email_outbox where recipient = $1 and template = 'seat-offer' order by created_at",
+    `select ${SENT_BODY_COLUMNS} from public.email_outbox where recipient = $1 and template = 'seat-offer'
+     order by created_at`,
     [email],
   );
-  return rows.map((r) => /\/date\/alert\/offre\/\S+/.exec(r.text)![0]);
+  const texts = await Promise.all(rows.map(sentText));
+  return texts.map((text) => /\/date\/alert\/offre\/\S+/.exec(text)![0]);
 }
 
 const unique = (name: string) => `${name}.${Date.now()}.${++counter}@example.fr`;
@@ -497,7 +508,7 @@ async function secondInstance(): Promise<{ app: Awaited<ReturnType<typeof create
   const shared = await testEnv();
   const url = Deno.env.get("TEST_DATABASE_URL");
   const db = url ? openPostgres(url, { max: 4 }) : shared.db;
-  const config = loadConfig((name) => ({ APP_ENV: "test", APP_URL: ORIGIN })[name]);
+  const config = loadConfig((name) => ({ APP_ENV: "test", APP_URL: ORIGIN, ...TEST_LIMITS })[name]);
   const logger = createLogger(db, { quiet: true });
   const deps: Deps = {
     config,

@@ -3,7 +3,7 @@
 // PostgreSQL, two connection pools over TEST_DATABASE_URL, as two deployed instances would be. Exactly
 // 10 are accepted, every round; the others read 'COMPLET'; the database's count agrees.
 import { assert, assertEquals } from "../support/assert.ts";
-import { bookingFields, Client, httpTest, ORIGIN, testEnv } from "../support/app.ts";
+import { bookingFields, Client, httpTest, ORIGIN, TEST_LIMITS, testEnv } from "../support/app.ts";
 import { systemQuery } from "../support/db.ts";
 import { loadConfig } from "../../lib/config.ts";
 import { openPostgres } from "../../lib/db/postgres.ts";
@@ -18,7 +18,7 @@ async function secondInstance(): Promise<{ app: Awaited<ReturnType<typeof create
   const shared = await testEnv();
   const url = Deno.env.get("TEST_DATABASE_URL");
   const db = url ? openPostgres(url, { max: 4 }) : shared.db;
-  const config = loadConfig((name) => ({ APP_ENV: "test", APP_URL: ORIGIN })[name]);
+  const config = loadConfig((name) => ({ APP_ENV: "test", APP_URL: ORIGIN, ...TEST_LIMITS })[name]);
   const logger = createLogger(db, { quiet: true });
   const deps: Deps = {
     config,

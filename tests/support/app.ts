@@ -16,9 +16,18 @@ import { statementAs, systemActor } from "../../lib/actor.ts";
 import { createSessionCache, followSessionNotices } from "../../lib/auth/session_cache.ts";
 import type { Hono } from "hono";
 import type { AppEnv } from "../../lib/http/context.ts";
+import { setLineSink } from "../../lib/log/lines.ts";
 
 export const ORIGIN = "http://localhost:8000";
 export const PASSWORD = "Cocktail#2026";
+/** Every test client registers and logs in from 127.0.0.1 unless it says otherwise: the per-address
+ * limits on accounts (REGISTRATIONS_PER_HOUR, default 10) and login attempts (LOGIN_ATTEMPTS_PER_MINUTE,
+ * default 60) are raised for the test apps; tests/http/limits_login_test.ts uses the defaults where it
+ * tests them. */
+export const TEST_LIMITS: Record<string, string> = {
+  REGISTRATIONS_PER_HOUR: "10000",
+  LOGIN_ATTEMPTS_PER_MINUTE: "10000",
+};
 
 interface TestEnv {
   db: Database;
@@ -32,11 +41,14 @@ let env: Promise<TestEnv> | null = null;
 
 export function testEnv(): Promise<TestEnv> {
   env ??= (async () => {
+    // The JSON request and job lines would flood the test output (tests/http/observability_test.ts
+    // reads them with a sink of its own).
+    setLineSink(() => {});
     const url = Deno.env.get("TEST_DATABASE_URL");
     const db = url ? openPostgres(url, { max: 4 }) : await openPglite("memory://");
     await migrate(db);
     await seedDemoData(db);
-    const config = loadConfig((name) => ({ APP_ENV: "test", APP_URL: ORIGIN })[name]);
+    const config = loadConfig((name) => ({ APP_ENV: "test", APP_URL: ORIGIN, ...TEST_LIMITS })[name]);
     const logger = createLogger(db, { quiet: true });
     // Background work waits for settle(): tests see the state between the answer and the work.
     const deps: Deps = {

@@ -9,11 +9,23 @@ import { createBackground } from "../../lib/deps.ts";
 import { createApp } from "../../routes/_app.tsx";
 import type { AppEnv } from "../../lib/http/context.ts";
 
+/** Keys of Stripe's shape for a production-mode app that never reaches Stripe. */
+export const PRODUCTION_STRIPE_KEYS = {
+  STRIPE_SECRET_KEY: "sk_test_production_mode_tests",
+  STRIPE_PUBLISHABLE_KEY: "pk_test_production_mode_tests",
+  STRIPE_WEBHOOK_SECRET: "whsec_production_mode_tests",
+  // Nothing listens there: a call that should never happen fails at once.
+  STRIPE_API_URL: "http://127.0.0.1:9",
+} as const;
+
 export function productionApp(db: Database, origin: string): Promise<Hono<AppEnv>> {
   const env: Record<string, string> = {
     APP_ENV: "production",
     APP_URL: origin,
     APP_SECRET: "a-production-secret-of-at-least-32-characters",
+    // Production refuses to start without Stripe keys; the payments themselves go through the
+    // simulated provider below (these tests never pay).
+    ...PRODUCTION_STRIPE_KEYS,
   };
   const config = loadConfig((name) => env[name]);
   const logger = createLogger(db, { quiet: true });

@@ -48,7 +48,9 @@ export async function requestQuote(
   body: unknown,
 ): Promise<RequestResult> {
   const today = new Date().toISOString().slice(0, 10);
-  const input: QuoteRequestInput = parseInput(quoteRequestSchema(today), body, REQUEST_INVALID);
+  const input: QuoteRequestInput = parseInput(quoteRequestSchema(today), body, REQUEST_INVALID, {
+    multiLine: ["description"],
+  });
   const phone = normalizePhone(input.phone);
   if (!phone) throw new AppError("validation", REQUEST_INVALID, { phone: PHONE_INVALID });
   const perClient = { max: deps.config.quoteRequestsPerHour, windowSeconds: 3600 };
@@ -114,7 +116,7 @@ export async function requestQuote(
     await refreshSearchText(tx, deal.id);
     await enqueueEmail(
       tx,
-      requestReceivedEmail(input.email, input.firstname, totals.totalTTC, dealLink(deps, deal)),
+      requestReceivedEmail(input.email, totals.totalTTC, dealLink(deps, deal)),
     );
     return {
       id: deal.id,

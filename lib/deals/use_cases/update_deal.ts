@@ -70,7 +70,9 @@ const LOCKED_FOR_PARTNER: (keyof DealPatch)[] = ["lines", "properties", "descrip
 export async function updateDeal(deps: Deps, actor: Actor, id: number, body: unknown): Promise<UpdateResult> {
   const user = requireRole(actor, ["Admin", "Company"], { message: DEAL_MESSAGES.notAllowed });
   const role = user.user.type;
-  const patch = parseInput(dealPatchSchema, body, DEAL_MESSAGES.invalid);
+  const patch = parseInput(dealPatchSchema, body, DEAL_MESSAGES.invalid, {
+    multiLine: ["adminComments", "description", "adminDescription", "customField1", "customField2", "map"],
+  });
   const sent = Object.keys(patch) as (keyof DealPatch)[];
   if (role !== "Admin") {
     const forbidden = sent.find((field) => ADMIN_ONLY.includes(field));

@@ -9,6 +9,7 @@ import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
 import { PAYMENTS, requireProvider } from "../../payments/use_cases/record_card_payment.ts";
 import { toUnix } from "../../sessions/offers.ts";
+import { cartLimitMessage, MAX_PLACES_HELD } from "../../sessions/rules.ts";
 import { CHECKOUT_MESSAGES } from "../rules.ts";
 import { orderLineOf } from "../pricing.ts";
 import { createCartOrder, lockCartForCheckout } from "../store.ts";
@@ -45,6 +46,9 @@ export async function checkoutCart(
     if (rows.some((r) => r.state !== "open" || r.dtstart.getTime() <= now)) {
       throw new AppError("conflict", CHECKOUT_MESSAGES.dateUnavailable);
     }
+    // The holds respect the cart's limit; create_cart_order refuses it too (20261128004000_seat_limits).
+    const held = rows.reduce((sum, r) => sum + (r.quantity ?? 0), 0);
+    if (held > MAX_PLACES_HELD) throw new AppError("conflict", cartLimitMessage(MAX_PLACES_HELD, held));
     const lines = rows.map((r) =>
       orderLineOf({
         lineId: r.lineId!,

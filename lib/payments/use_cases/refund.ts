@@ -28,7 +28,7 @@ export async function requestRefund(
   body: unknown,
 ): Promise<{ message: string }> {
   const admin = requireRole(actor, "Admin", { message: DEAL_MESSAGES.notAllowed, notImpersonating: true });
-  const input = parseInput(refundSchema, body, DEAL_MESSAGES.amountPositive);
+  const input = parseInput(refundSchema, body, DEAL_MESSAGES.amountPositive, { multiLine: ["reason"] });
   const amount = eurosToCents(input.amount);
   if (amount === null || amount <= 0) {
     throw new AppError("validation", DEAL_MESSAGES.amountPositive, { amount: DEAL_MESSAGES.amountPositive });

@@ -1,6 +1,6 @@
 // PATCH /api/cart/line/{id} with quantity: the line holds that many places again for CART_HOLD_MINUTES
 // (more only if the date has them left); DELETE /api/cart/line/{id} gives them back.
-import { type Actor, transactionAs } from "../../actor.ts";
+import { type Actor, cartActor, transactionAs } from "../../actor.ts";
 import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
 import { SESSION_MESSAGES } from "../rules.ts";
@@ -21,7 +21,7 @@ export async function changeCartLine(
   const quantity = quantityField(body.quantity);
   const result = await transactionAs(
     deps.db,
-    actor,
+    cartActor(actor),
     (tx) => changeLine(tx, tokenOf(actor, token), lineId, quantity, deps.config.cartHoldMinutes),
   );
   if (!result.ok) {
@@ -38,6 +38,10 @@ export async function changeCartLine(
 
 export async function removeCartLine(deps: Deps, actor: Actor, token: string | null, lineId: string) {
   requireShopper(actor);
-  const result = await transactionAs(deps.db, actor, (tx) => removeLine(tx, tokenOf(actor, token), lineId));
+  const result = await transactionAs(
+    deps.db,
+    cartActor(actor),
+    (tx) => removeLine(tx, tokenOf(actor, token), lineId),
+  );
   if (!result.ok) throw new AppError("not_found", SESSION_MESSAGES.lineNotFound);
 }

@@ -1,6 +1,6 @@
 // GET /api/cart and the cart page /panier: the visitor's live holds (expired ones no longer count), each
 // with its price (rules.sessionPrice) and the seconds its hold has left.
-import { type Actor, transactionAs } from "../../actor.ts";
+import { type Actor, cartActor, transactionAs } from "../../actor.ts";
 import type { Deps } from "../../deps.ts";
 import { sessionPrice, unitPrice } from "../rules.ts";
 import { cartLines } from "../store.ts";
@@ -37,7 +37,8 @@ export async function readCart(deps: Deps, actor: Actor, token: string | null): 
   requireShopper(actor);
   const rows = actor.kind === "anonymous" && !token
     ? []
-    : await transactionAs(deps.db, actor, (tx) => cartLines(tx, actor.kind === "anonymous" ? token : null));
+    : await transactionAs(deps.db, cartActor(actor), (tx) =>
+      cartLines(tx, actor.kind === "anonymous" ? token : null));
   const lines = rows.map((row) => ({
     id: row.lineId,
     sessionTitle: row.sessionTitle,

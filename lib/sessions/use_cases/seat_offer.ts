@@ -2,7 +2,7 @@
 // subscriber (a page, no change); POST puts it in the visitor's cart (an anonymous cart by cookie, or the
 // customer's), held for CART_HOLD_MINUTES, without the place going back on sale in between. The token
 // is signed (offer_token.ts); the offer's status makes it single use.
-import { type Actor, systemActor, transactionAs } from "../../actor.ts";
+import { type Actor, cartActor, systemActor, transactionAs } from "../../actor.ts";
 import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
 import { OPS_MESSAGES } from "../rules.ts";
@@ -66,7 +66,7 @@ export async function claimSeatOffer(
   const id = await offerIdOf(deps, input.token);
   const result = await transactionAs(
     deps.db,
-    actor,
+    cartActor(actor),
     (tx) =>
       claimOffer(tx, actor.kind === "anonymous" ? input.cartToken : null, id, deps.config.cartHoldMinutes),
   );

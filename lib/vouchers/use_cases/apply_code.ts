@@ -1,22 +1,17 @@
 // POST /api/cart/code with `code`: applies a gift voucher to the customer's cart (issue 12). The code is
 // checked by its hash in apply_cart_voucher(); its amount is taken at checkout, under the voucher's lock.
-// Guessing is rate-limited: failed attempts (unknown codes) count per customer and per client address,
-// shared by every instance (identity.rate_limits); over the limit every attempt is refused, right or
-// wrong, so that a guess cannot slip through. Each attempt takes its try atomically before the code is
-// looked up (concurrent guesses cannot all pass a check made first) and gives it back unless the code
-// was unknown. DELETE /api/cart/code takes it off.
-import { type Actor, requireRole, transactionAs } from "../../actor.ts";
+// Guessing is rate-limited (lib/vouchers/guesses.ts): failed attempts (unknown codes) count per customer
+// and per client address, shared by every instance; over its own limit a customer's every attempt is
+// refused, right or wrong, so that a guess cannot slip through, but other customers' guesses from the
+// same address never refuse a customer who made no wrong guess. DELETE /api/cart/code takes it off.
+import { type Actor, cartActor, requireRole, transactionAs } from "../../actor.ts";
 import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
-import { giveBack, takeTry } from "../../limits/limiter.ts";
+import { takeGuess } from "../guesses.ts";
 import { formatEuros } from "../../money.ts";
 import { codeHash } from "../codes.ts";
 import { appliedMessage, expiredMessage, normalizeCode, VOUCHER_MESSAGES } from "../rules.ts";
 import { type ApplyAnswer, applyCartVoucher, removeCartVoucher } from "../store.ts";
-
-/** Unknown codes a customer may try in an hour, and a client address (several customers behind it). */
-export const FAILED_CODES_PER_USER = { max: 10, windowSeconds: 3600 };
-export const FAILED_CODES_PER_CLIENT = { max: 30, windowSeconds: 3600 };
 
 export interface AppliedVoucher {
   voucherId: string;
@@ -41,33 +36,25 @@ export async function applyCode(
   if (!typed) {
     throw new AppError("validation", VOUCHER_MESSAGES.codeRequired, { code: VOUCHER_MESSAGES.codeRequired });
   }
-  const userBucket = `voucher-code:user:${customer.user.id}`;
-  const clientBucket = `voucher-code:ip:${ip}`;
-  const userTry = await takeTry(deps.db, userBucket, FAILED_CODES_PER_USER);
-  if (!userTry.taken) throw new AppError("too_many_requests", VOUCHER_MESSAGES.tooManyCodes);
-  const clientTry = await takeTry(deps.db, clientBucket, FAILED_CODES_PER_CLIENT);
-  if (!clientTry.taken) {
-    await giveBack(deps.db, userBucket, FAILED_CODES_PER_USER);
-    throw new AppError("too_many_requests", VOUCHER_MESSAGES.tooManyCodes);
-  }
+  const guess = await takeGuess(deps.db, `voucher-code:user:${customer.user.id}`, ip);
   const code = normalizeCode(typed.slice(0, 64));
   let answer: ApplyAnswer;
   try {
     answer = code
-      ? await transactionAs(deps.db, customer, async (tx) => applyCartVoucher(tx, await codeHash(code)))
+      ? await transactionAs(
+        deps.db,
+        cartActor(customer),
+        async (tx) => applyCartVoucher(tx, await codeHash(code)),
+      )
       : { ok: false, reason: "unknown" };
   } catch (error) {
     // Not an answer about the code: the try is not a failed guess.
-    await giveBack(deps.db, userBucket, FAILED_CODES_PER_USER);
-    await giveBack(deps.db, clientBucket, FAILED_CODES_PER_CLIENT);
+    await guess.giveBack();
     throw error;
   }
   // A known code (applied, or refused as expired, used up…) is not a guess: its try is given back.
-  if (answer.ok || answer.reason !== "unknown") {
-    await giveBack(deps.db, userBucket, FAILED_CODES_PER_USER);
-    await giveBack(deps.db, clientBucket, FAILED_CODES_PER_CLIENT);
-  }
-  if (!answer.ok && answer.reason === "unknown" && (userTry.last || clientTry.last)) {
+  if (answer.ok || answer.reason !== "unknown") await guess.giveBack();
+  if (!answer.ok && answer.reason === "unknown" && guess.last) {
     await deps.logger.warning("vouchers", "Trop de codes de bon cadeau inconnus essayés", {
       userId: customer.user.id,
       ip,
@@ -105,7 +92,7 @@ export async function removeCode(deps: Deps, actor: Actor): Promise<string> {
     message: VOUCHER_MESSAGES.customersOnly,
     loginMessage: VOUCHER_MESSAGES.loginToRedeem,
   });
-  const removed = await transactionAs(deps.db, customer, (tx) => removeCartVoucher(tx));
+  const removed = await transactionAs(deps.db, cartActor(customer), (tx) => removeCartVoucher(tx));
   if (!removed) throw new AppError("not_found", VOUCHER_MESSAGES.noCode);
   return VOUCHER_MESSAGES.codeRemoved;
 }

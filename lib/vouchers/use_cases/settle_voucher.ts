@@ -12,6 +12,7 @@ import type { Config } from "../../config.ts";
 import type { BillingDocument, Party } from "../../billing/document.ts";
 import { enqueueEmail } from "../../mail/outbox.ts";
 import { giftVoucherEmail } from "../../mail/templates/gift-voucher.ts";
+import { sealSecrets } from "../../mail/secrets.ts";
 import { giftVoucherBoughtEmail } from "../../mail/templates/gift-voucher-bought.ts";
 import { formatEuros } from "../../money.ts";
 import { openCode } from "../codes.ts";
@@ -76,17 +77,23 @@ export async function settleVoucherOrder(
   const code = await openCode(voucher.codeSealed, config.appSecret);
   const formatted = code ? formatCode(code) : "";
   const validUntil = formatDay(Math.floor(voucher.validUntil.getTime() / 1000));
-  const email = giftVoucherEmail({
-    to: voucher.recipientEmail,
-    recipientName: voucher.recipientName,
-    buyerName: voucher.buyerName,
-    message: voucher.message,
-    code: formatted,
-    amount: formatEuros(voucher.amount),
-    validUntil,
-    pdfLink: `${config.appUrl}${discountPdfPath(voucher.id)}?code=${encodeURIComponent(formatted)}`,
-    sessionsLink: `${config.appUrl}/sessions`,
-  });
+  const pdfLink = `${config.appUrl}${discountPdfPath(voucher.id)}?code=${encodeURIComponent(formatted)}`;
+  // The code and the PDF link open the voucher: sealed in the outbox, masked for its readers.
+  const email = await sealSecrets(
+    giftVoucherEmail({
+      to: voucher.recipientEmail,
+      recipientName: voucher.recipientName,
+      buyerName: voucher.buyerName,
+      message: voucher.message,
+      code: formatted,
+      amount: formatEuros(voucher.amount),
+      validUntil,
+      pdfLink,
+      sessionsLink: `${config.appUrl}/sessions`,
+    }),
+    [pdfLink, formatted],
+    config.appSecret,
+  );
   const emailId = await enqueueEmailAt(tx, email, sendInstant(voucher.sendOn));
   if (buyerEmail) {
     await enqueueEmail(

@@ -2,16 +2,16 @@
 // recipient, message. Who: its buyer, a customer holding it (received at their account's email, applied
 // or redeemed: RLS), admins — or anyone presenting its code (`?code=`, the link of the recipient's email:
 // the code is the voucher's bearer secret anyway). Others get 404; a wrong code counts as a failed guess
-// (the try is taken atomically before the lookup and given back when the code was right, as for the cart).
+// (lib/vouchers/guesses.ts: per client address and voucher, and per client address, taken atomically
+// before the lookup and given back when the code was right, as for the cart).
 import { type Actor, requireSignedIn, systemActor, transactionAs } from "../../actor.ts";
 import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
-import { giveBack, takeTry } from "../../limits/limiter.ts";
+import { takeGuess } from "../guesses.ts";
 import { codeHash, openCode } from "../codes.ts";
 import { renderVoucherPdf } from "../pdf.ts";
 import { normalizeCode, VOUCHER_MESSAGES } from "../rules.ts";
 import { voucherById, voucherByIdAndHash, type VoucherRow } from "../store.ts";
-import { FAILED_CODES_PER_CLIENT } from "./apply_code.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const VOUCHERS = systemActor("vouchers");
@@ -31,10 +31,7 @@ export async function voucherPdf(
   if (!UUID.test(id)) throw new AppError("not_found", VOUCHER_MESSAGES.notFound);
   let row: VoucherRow | null;
   if (typedCode) {
-    const bucket = `voucher-code:ip:${ip}`;
-    if (!(await takeTry(deps.db, bucket, FAILED_CODES_PER_CLIENT)).taken) {
-      throw new AppError("too_many_requests", VOUCHER_MESSAGES.tooManyCodes);
-    }
+    const guess = await takeGuess(deps.db, `voucher-pdf:${ip}:${id}`, ip);
     const code = normalizeCode(typedCode.slice(0, 64));
     try {
       row = code
@@ -45,10 +42,10 @@ export async function voucherPdf(
         )
         : null;
     } catch (error) {
-      await giveBack(deps.db, bucket, FAILED_CODES_PER_CLIENT);
+      await guess.giveBack();
       throw error;
     }
-    if (row) await giveBack(deps.db, bucket, FAILED_CODES_PER_CLIENT);
+    if (row) await guess.giveBack();
   } else {
     const user = requireSignedIn(actor);
     row = await transactionAs(deps.db, user, (tx) => voucherById(tx, id));

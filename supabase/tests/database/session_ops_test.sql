@@ -29,10 +29,11 @@ select function_privs_are('public', 'expire_seat_offers', array[]::text[], 'auth
 select function_privs_are('public', 'expire_seat_offers_for_date', array['bigint'], 'anon', array[]::text[],
   'expire_seat_offers_for_date is internal');
 select function_privs_are('public', 'claim_seat_offer', array['text', 'uuid', 'integer'], 'anon',
-  array['EXECUTE'], 'anon may claim an offer (the app checks the signed link first)');
+  array[]::text[], 'anon cannot claim an offer itself (the app checks the signed link, then claims as the system)');
 
--- The date is full: one anonymous hold; then two alerts (b first).
-select tests.act_as_anon();
+-- The date is full: one anonymous hold; then two alerts (b first). Holds and claims are made by the
+-- system on the shopper's behalf (20261128009000_function_privileges.sql).
+select tests.act_as_cart();
 select is(public.add_to_cart(repeat('h', 40), 'c0000000-0000-4000-8000-000000000961', 1, 20) ->> 'places_left',
   '0', 'the only place is held');
 select tests.reset_role();
@@ -91,7 +92,7 @@ select set_config('test.offer_a', (select id::text from public.seat_offers
   where alert_id = 'd0000000-0000-4000-8000-000000000002'), true) is not null as noted_a,
   set_config('test.offer_b', (select id::text from public.seat_offers
   where alert_id = 'd0000000-0000-4000-8000-000000000001'), true) is not null as noted_b;
-select tests.act_as_anon();
+select tests.act_as_cart();
 select is(public.claim_seat_offer(repeat('k', 40),
   current_setting('test.offer_a')::uuid, 20) ->> 'quantity',
   '1', 'the claimed place is in the cart');
@@ -123,6 +124,7 @@ select throws_ok($$select public.cancel_session_date('c0000000-0000-4000-8000-00
 select tests.act_as_anon();
 select throws_ok($$select public.cancel_session_date('c0000000-0000-4000-8000-000000000963')$$, '42501', null,
   'anon cannot cancel a date');
+select tests.act_as_cart();
 select is(public.add_to_cart(repeat('c', 40), 'c0000000-0000-4000-8000-000000000963', 2, 20) ->> 'places_left',
   '8', 'a visitor holds 2 places of the date to cancel');
 select tests.act_as('admin');
@@ -143,13 +145,13 @@ select throws_ok($$update public.session_dates set state = 'open' where id = 963
 -- Holds: booking again never holds past twice the hold time from the first hold.
 select tests.reset_role();
 update public.session_dates set places = 10, places_left = 10, dtstart = now() + interval '5 days' where id = 962;
-select tests.act_as_anon();
+select tests.act_as_cart();
 select ok((public.add_to_cart(repeat('q', 40), 'c0000000-0000-4000-8000-000000000962', 1, 20) ->> 'ok')::boolean,
   'a first hold');
 select tests.reset_role();
 update public.cart_lines set created_at = now() - interval '35 minutes', expires_at = now() + interval '1 minute'
   where date_id = 962;
-select tests.act_as_anon();
+select tests.act_as_cart();
 select ok((public.add_to_cart(repeat('q', 40), 'c0000000-0000-4000-8000-000000000962', 1, 20) ->> 'expires_at')::bigint
   <= extract(epoch from now() + interval '5 minutes')::bigint + 1, 'held again only up to 40 minutes after the first hold');
 

@@ -88,6 +88,8 @@ select * from tests.denied($$insert into public.workshop_sessions (slug, title, 
   'a partner cannot create a session');
 select * from tests.changes($$update public.session_dates set price_ttc = 1 where id = 911$$, 0,
   'a partner changes no date');
+-- The cart functions are the system's, on the shopper's behalf (20261128009000_function_privileges.sql).
+select tests.act_as_cart('partner_a');
 select throws_ok($$select public.add_to_cart(null, 'a0000000-0000-4000-8000-000000000911', 1, 20)$$, '42501',
   null, 'a partner has no cart to add to');
 
@@ -118,8 +120,8 @@ update public.session_dates set places = 10 where id = 911;
 select throws_ok($$update public.session_dates set places = 1 where id = 913$$, '23514', null,
   'a capacity below the places taken is refused');
 
--- Holds: anonymous visitors by token, customers by their id.
-select tests.act_as_anon();
+-- Holds: anonymous visitors by token, customers by their id (the system on their behalf).
+select tests.act_as_cart();
 select is((public.add_to_cart(null, 'a0000000-0000-4000-8000-000000000911', 1, 20)) ->> 'reason', 'no_cart',
   'an anonymous hold needs a cart token');
 select is((public.add_to_cart('short', 'a0000000-0000-4000-8000-000000000911', 1, 20)) ->> 'reason', 'no_cart',
@@ -148,6 +150,7 @@ select is((public.change_cart_line(repeat('a', 40), (select line_id from public.
   ->> 'reason', 'quantity', 'a line cannot grow past the places left');
 select is((public.change_cart_line(repeat('a', 40), (select line_id from public.cart_contents(repeat('a', 40))), 4, 20))
   ->> 'places_left', '6', 'shrinking a line gives places back');
+select tests.act_as_anon();
 select throws_ok($$update public.session_dates set places_left = 0 where id = 911$$, '42501', null,
   'anon cannot write places_left');
 
@@ -157,27 +160,31 @@ select throws_ok($$update public.session_dates set places_left = places_left - 7
   'places_left never goes below zero');
 
 -- Login: the anonymous cart joins the customer's.
-select tests.act_as('customer_a');
+select tests.act_as_cart('customer_a');
 select is(public.add_to_cart(null, 'a0000000-0000-4000-8000-000000000911', 1, 20) ->> 'places_left', '5',
   'a customer holds a place in its own cart');
 select is(public.merge_cart(repeat('a', 40)), 1, 'at login the anonymous line moves');
 select is((select quantity from public.cart_lines where date_id = 911), 5,
   'into the customer''s line of the same date, added up (places already held)');
+select tests.act_as('customer_a');
 select is((select count(*)::int from public.carts), 1, 'the customer reads one cart, its own');
 select tests.reset_role();
 select is((select count(*)::int from public.carts where token_hash is not null), 0, 'the anonymous cart is gone');
 select is((select places_left from public.session_dates where id = 911), 5, 'no place changed hands at login');
 
 -- Customer B cannot touch A's line.
+select tests.reset_role();
+select set_config('tests.line', (select id::text from public.cart_lines limit 1), true);
+select tests.act_as_cart('customer_b');
+select is((public.remove_cart_line(null, current_setting('tests.line')::uuid)) ->> 'reason', 'not_found',
+  'another customer cannot remove a line');
 select tests.act_as('customer_b');
-select is((public.remove_cart_line(null, (select id from public.cart_lines limit 1))) ->> 'reason', 'not_found',
-  'another customer cannot remove a line (it does not even see it)');
 select is((select count(*)::int from public.cart_lines), 0, 'another customer reads no line of A');
 
 -- Expiry: the job gives places back; nobody but the service role runs it.
 select tests.reset_role();
 update public.cart_lines set expires_at = now() - interval '1 minute' where date_id = 911;
-select tests.act_as('customer_a');
+select tests.act_as_cart('customer_a');
 select is((select count(*)::int from public.cart_contents(null)), 0, 'an expired hold is no longer in the cart');
 select tests.act_as_service();
 select is(public.release_expired_holds(), 5, 'the job releases the 5 expired places');

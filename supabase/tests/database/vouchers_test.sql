@@ -85,23 +85,27 @@ select * from tests.denied($$insert into public.vouchers (buyer_id, code_hash, c
   sender_name, recipient_name, recipient_email, send_on) values (tests.user_id('admin'), repeat('9', 64),
   'v1:x:y', 5000, 5000, 'A', 'B', 'b@test.invalid', '2026-12-01')$$, 'nobody but the system writes vouchers');
 
--- Applying a code.
-select tests.act_as('stranger');
+-- Applying a code (the system on the customer's behalf: 20261128009000_function_privileges.sql).
+select tests.act_as_cart('stranger');
 select is(public.apply_cart_voucher(repeat('0', 64)) ->> 'reason', 'unknown', 'an unknown code');
 select is(public.apply_cart_voucher(repeat('3', 64)) ->> 'reason', 'pending', 'an unpaid voucher');
 select is(public.apply_cart_voucher(repeat('4', 64)) ->> 'reason', 'expired', 'an expired voucher');
 select is(public.apply_cart_voucher(repeat('5', 64)) ->> 'reason', 'empty', 'a used-up voucher');
 select is(public.apply_cart_voucher(repeat('6', 64)) ->> 'reason', 'canceled', 'a canceled voucher');
 select is((public.apply_cart_voucher(repeat('2', 64)) ->> 'remaining')::int, 5000, 'a valid code is applied');
+select tests.act_as('stranger');
 select is((select count(*)::int from public.vouchers), 1, 'the customer who applied a code now reads its voucher');
 select is((select count(*)::int from public.cart_vouchers), 1, 'and its cart''s voucher');
+select tests.act_as_cart('stranger');
 select is((public.apply_cart_voucher(repeat('1', 64)) ->> 'ok')::boolean, true, 'another code replaces it');
+select tests.act_as('stranger');
 select is((select count(*)::int from public.cart_vouchers), 1, 'one voucher a cart');
+select tests.act_as_cart('stranger');
 select ok(public.remove_cart_voucher(), 'the code comes off the cart');
 select ok(not public.remove_cart_voucher(), 'nothing left to take off');
-select tests.act_as('partner');
+select tests.act_as_cart('partner');
 select * from tests.denied($$select public.apply_cart_voucher(repeat('1', 64))$$, 'a partner cannot apply a code');
-select tests.act_as('admin');
+select tests.act_as_cart('admin');
 select * from tests.denied($$select public.apply_cart_voucher(repeat('1', 64))$$, 'an admin has no cart to apply it to');
 
 -- Reserving, consuming, releasing (the checkout's calls, as the service role).
@@ -110,7 +114,7 @@ insert into public.orders (id, kind, user_id, total_amount) overriding system va
   (9001, 'cart', tests.user_id('stranger'), 3000), (9002, 'cart', tests.user_id('stranger'), 9000),
   (9003, 'cart', tests.user_id('stranger'), 9000), (9004, 'cart', tests.user_id('stranger'), 1500),
   (9009, 'voucher', tests.user_id('buyer'), 5000);
-select tests.act_as('stranger');
+select tests.act_as_cart('stranger');
 select public.apply_cart_voucher(repeat('1', 64));
 select tests.act_as_service();
 select is(public.reserve_cart_voucher(tests.user_id('stranger'), 9001), 3000::bigint,
