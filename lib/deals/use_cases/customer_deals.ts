@@ -51,6 +51,9 @@ export async function customerDeals(deps: Deps, actor: Actor) {
     companyName: d.companyName,
     amountHT: centsToEuros(d.totalHt),
     paidKinds: kindsOf.get(d.id) ?? [],
+    // The quote page's proforma rule (lib/billing/links.ts proformaStages) needs these two.
+    showProforma: d.showProforma,
+    depositOffered: d.depositOffered,
   }));
 }
 
