@@ -49,11 +49,16 @@ export interface CartLinesProps {
   returnedIntent: string | null;
   /** The gift voucher applied to the customer's cart: its remaining cents (lib/vouchers). */
   voucher?: AppliedCartVoucher | null;
+  /** The cart is empty because a hold expired (the server's word, for the page as first rendered). */
+  holdExpired?: boolean;
 }
 
 export default function CartLines(
-  { lines: initial, now, canPay, returnedIntent, voucher: initialVoucher = null }: CartLinesProps,
+  { lines: initial, now, canPay, returnedIntent, voucher: initialVoucher = null, holdExpired = false }:
+    CartLinesProps,
 ) {
+  // A line the server refused as expired (409 on a change) leaves the list: the cart remembers why.
+  const [expiredAway, setExpiredAway] = useState(holdExpired);
   const [lines, setLines] = useState(initial);
   const [voucher, setVoucher] = useState<AppliedCartVoucher | null>(initialVoucher);
   const [Form, setForm] = useState<ComponentType<PaymentFormProps> | null>(null);
@@ -207,6 +212,7 @@ export default function CartLines(
       say("error", error instanceof ApiError ? error.message : M.lineNotFound);
       if (error instanceof ApiError && (error.status === 404 || error.status === 409)) {
         setLines((list) => list.filter((l) => l.id !== line.id));
+        if (error.message === M.expired) setExpiredAway(true);
       }
     }
     refreshHeaderCart();
@@ -225,7 +231,17 @@ export default function CartLines(
 
   return (
     <div class="space-y-4" data-testid="cart">
-      {live.length === 0 && <p class="text-slate-600">{M.emptyCart}</p>}
+      {live.length === 0 && (
+        // A hold that ran out (on the page's countdown, refused by the server, or before the page loaded)
+        // is said as such: the cart is not simply empty.
+        expiredAway || lines.length > live.length
+          ? (
+            <p role="status" class="rounded-lg bg-amber-50 p-3 text-amber-900" data-testid="cart-expired">
+              {M.expired}
+            </p>
+          )
+          : <p class="text-slate-600">{M.emptyCart}</p>
+      )}
       <ul class="space-y-3">
         {live.map((line) => (
           <li key={line.id} data-testid="cart-line" class="rounded-xl border p-4">

@@ -168,7 +168,12 @@ export default function SessionDates({ slug, offers: initial, start, end, more =
                       </span>
                     )}
                   </p>
-                  {state === "open" && <p class="text-sm text-slate-600">{placesLabel(offer.places)}</p>}
+                  {/* A 'BIENTÔT DISPO' date shows its places like any other (000 §2): not yet open, not full. */}
+                  {(state === "open" || state === "soon") && (
+                    <p class="text-sm text-slate-600" data-testid="session-date-places">
+                      {placesLabel(offer.places)}
+                    </p>
+                  )}
                 </div>
                 {state === "full" || state === "closed"
                   ? (

@@ -8,6 +8,8 @@ import { EmptyState, PageTitle } from "../dashboard/parts.tsx";
 import { StatusChip } from "../deals/StatusChip.tsx";
 import { DownloadIcon } from "../deals/show/ui.tsx";
 import { PageLinks } from "../ui/PageLinks.tsx";
+import { proformaStages } from "../../lib/billing/links.ts";
+import { TITLES } from "../../lib/billing/document.ts";
 
 /** A row of customerDeals() (lib/deals/use_cases/customer_deals.ts). */
 export interface CustomerDealRow {
@@ -22,6 +24,9 @@ export interface CustomerDealRow {
   amountHT: number;
   /** The kinds of payment the deal received (deposit, balance, total). */
   paidKinds: string[];
+  /** adminSettings.showProformaInvoice, and settings.hasDeposit as offered: the row's proformas. */
+  showProforma?: boolean;
+  depositOffered?: boolean;
 }
 
 /** A row of customerPayments(). */
@@ -60,6 +65,21 @@ export function invoicesOf(token: string, paidKinds: string[]): { label: string;
     label: INVOICES[k].label,
     href: `/api/customer/deal/download/invoice/${token}/${INVOICES[k].stage}`,
   }));
+}
+
+/** The row's invoices menu: its issued invoices, then the proformas the quote page offers (the same
+ * rule, lib/billing/links.ts proformaStages: nothing paid, showProformaInvoice on, not refused). */
+export function rowDocumentsOf(row: CustomerDealRow): { label: string; href: string }[] {
+  const proformas = proformaStages({
+    status: row.status,
+    showProforma: row.showProforma,
+    depositOffered: row.depositOffered,
+    anythingPaid: row.paidKinds.length > 0,
+  }).map((stage) => ({
+    label: TITLES[`proforma_${stage}` as const],
+    href: `/api/customer/deal/download/proforma/${row.token}/${stage}`,
+  }));
+  return [...invoicesOf(row.token, row.paidKinds), ...proformas];
 }
 
 const LINK =
@@ -185,7 +205,7 @@ export function CustomerDealsPage({ list }: { list: CustomerDealsPageData }) {
                         {euros(row.amountHT)}
                       </td>
                       <td class={`${TD} text-right`}>
-                        <DealActions row={row} invoices={invoicesOf(row.token, row.paidKinds)} />
+                        <DealActions row={row} invoices={rowDocumentsOf(row)} />
                       </td>
                     </tr>
                   ))}
@@ -210,7 +230,7 @@ export function CustomerDealsPage({ list }: { list: CustomerDealsPageData }) {
                     </Field>
                   </dl>
                   <div class="mt-3 border-t border-slate-100 pt-3">
-                    <DealActions row={row} invoices={invoicesOf(row.token, row.paidKinds)} align="start" />
+                    <DealActions row={row} invoices={rowDocumentsOf(row)} align="start" />
                   </div>
                 </li>
               ))}

@@ -70,8 +70,8 @@ export function DashboardLayout(
     <div class="min-h-screen bg-slate-50" data-dashboard>
       <input type="checkbox" id="drawer-folded" class="sr-only" aria-label="Replier le menu" />
       <header
-        class={`sticky top-0 z-30 flex h-14 items-center gap-3 px-4 text-white shadow ${
-          impersonating ? "bg-red-700" : "bg-ink"
+        class={`sticky top-0 z-30 flex min-h-14 items-center gap-3 px-4 text-white shadow ${
+          impersonating ? "bg-red-700 max-sm:flex-wrap max-sm:gap-y-1 max-sm:py-2" : "bg-ink"
         }`}
       >
         <button
@@ -91,12 +91,13 @@ export function DashboardLayout(
         >
           <Icon name="menu" />
         </label>
-        <a href="/" class="font-extrabold tracking-tight">{SITE_NAME}</a>
+        <a href="/" class="shrink-0 font-extrabold tracking-tight">{SITE_NAME}</a>
         {impersonating && (
           <span
-            class="ml-2 flex items-center gap-2 rounded bg-white/15 px-2 py-1 text-sm font-semibold"
+            class="flex shrink-0 items-center gap-2 rounded bg-white/15 px-2 py-1 text-sm font-semibold max-sm:order-last max-sm:w-full max-sm:justify-between sm:ml-2"
             data-testid="admin-mode"
           >
+            {/* On a phone this goes to a second row of the bar, so that the name keeps its place. */}
             Mode Administrateur
             <form method="post" action="/admin/switch-back" class="contents">
               <button type="submit" class="cursor-pointer font-semibold underline">
@@ -105,11 +106,21 @@ export function DashboardLayout(
             </form>
           </span>
         )}
-        <span class="ml-auto hidden text-sm sm:inline" data-testid="user-name">{displayName(user)}</span>
-        <LogoutButton class="flex cursor-pointer items-center gap-1 rounded px-2 py-1 text-sm hover:bg-white/10 max-sm:ml-auto">
+        {
+          /* The user's name stays on a phone too (000 §2 top bar), cut with an ellipsis when the bar is
+            short of room; the whole name is its title. */
+        }
+        <span
+          class="ml-auto min-w-0 truncate text-sm max-sm:max-w-[9rem]"
+          title={displayName(user)}
+          data-testid="user-name"
+        >
+          {displayName(user)}
+        </span>
+        <LogoutButton class="flex shrink-0 cursor-pointer items-center gap-1 rounded px-2 py-1 text-sm hover:bg-white/10">
           <Icon name="logout" class="h-4 w-4" />
-          {/* On a phone, beside the impersonation bar, the icon alone: the button keeps its name. */}
-          <span class={impersonating ? "max-sm:sr-only" : ""}>Déconnexion</span>
+          {/* On a phone the icon alone (beside the name): the button keeps its name. */}
+          <span class="max-sm:sr-only">Déconnexion</span>
         </LogoutButton>
       </header>
       <div class="drawer-layout flex">

@@ -106,7 +106,14 @@ export function CartPage(
       <div class="mt-6">
         <Island
           component={CartLines}
-          props={{ lines: cart.lines, now: cart.now, canPay, returnedIntent, voucher }}
+          props={{
+            lines: cart.lines,
+            now: cart.now,
+            canPay,
+            returnedIntent,
+            voucher,
+            holdExpired: cart.holdExpired,
+          }}
         />
       </div>
       <p class="mt-6">

@@ -47,6 +47,12 @@ export const CHECKOUT_MESSAGES = {
   holdNote: "Vos places restent réservées pendant le paiement.",
   canceled: "L'inscription a été annulée.",
   alreadyCanceled: "Cette inscription est déjà annulée.",
+  // 'Vos sessions': a checkout left unpaid, its places still held.
+  unpaidNote: "Paiement non finalisé : vos places sont gardées jusqu'à",
+  finishPaying: "Finaliser le paiement",
+  release: "Libérer les places",
+  released: "Vos places sont libérées et la réservation est annulée.",
+  notReleasable: "Cette réservation n'est plus en attente de paiement : elle ne peut pas être libérée.",
 } as const;
 
 /** After a payment: places added to the cart during it are not paid, and still held there. */

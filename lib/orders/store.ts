@@ -375,3 +375,18 @@ export async function orderLedgerOfDate(tx: Tx, dateId: number): Promise<DateOrd
     })),
   }));
 }
+
+/** A customer's own registration and its order, the order locked (the payment recorder locks it first
+ * too, so a payment and a release run one after the other). Null when it is not theirs or has no order. */
+export async function lockOwnRegistrationOrder(
+  tx: Tx,
+  registrationId: string,
+  userId: string,
+): Promise<{ status: string; orderStatus: string } | null> {
+  const [row] = await tx<{ status: string; orderStatus: string }>`
+    select g.status, o.status as "orderStatus"
+    from public.registrations g join public.orders o on o.id = g.order_id
+    where g.id = ${registrationId}::uuid and g.user_id = ${userId}::uuid
+    for update of o`;
+  return row ?? null;
+}

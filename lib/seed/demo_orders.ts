@@ -1,4 +1,6 @@
-// The demo customer's paid workshop registrations ('Facturé'), made the way a real one is: the places
+// The demo customer's paid workshop registrations ('Facturé', and 'Annulé' for one canceled by the
+// organiser after its payment: cancel_registration gives the places back and queues the refund, which
+// the refunds queue pays back and settles with a credit note), made the way a real one is: the places
 // held in the customer's cart, the checkout's create_cart_order, a card payment of the simulated
 // provider recorded by record_card_payment (which runs order_paid), and the invoice, receipt and email
 // issued by settleOrder (no email: demo data sends none). Idempotent: a date the customer already booked is skipped.
@@ -6,7 +8,7 @@ import type { Tx } from "../db/database.ts";
 import type { Config } from "../config.ts";
 import { DEMO_SESSIONS } from "./demo_sessions.ts";
 import { orderLineOf } from "../orders/pricing.ts";
-import { createCartOrder, lockCartForCheckout } from "../orders/store.ts";
+import { cancelRegistrationRow, createCartOrder, lockCartForCheckout } from "../orders/store.ts";
 import { recordCardPayment } from "../payments/store.ts";
 import { settleOrder } from "../orders/use_cases/settle_order.ts";
 import { toUnix } from "../sessions/offers.ts";
@@ -15,7 +17,7 @@ export async function seedDemoOrders(tx: Tx, config: Pick<Config, "platform" | "
   for (const session of DEMO_SESSIONS) {
     for (const date of session.dates) {
       for (const [email, quantity, status] of date.booked ?? []) {
-        if (status !== "invoiced") continue;
+        if (status === "pending") continue;
         const [target] = await tx<{ dateId: number; userId: string; booked: boolean }>`
           select d.id as "dateId", u.id::text as "userId",
             exists (select from public.registrations g where g.date_id = d.id and g.user_id = u.id) as booked
@@ -25,7 +27,12 @@ export async function seedDemoOrders(tx: Tx, config: Pick<Config, "platform" | "
             and d.dtstart = (date_trunc('day', now() at time zone 'Europe/Paris')
               + make_interval(days => ${date.inDays}, hours => 19)) at time zone 'Europe/Paris'`;
         if (!target || target.booked) continue;
-        await payDemoBooking(tx, config, target.userId, target.dateId, quantity);
+        const orderId = await payDemoBooking(tx, config, target.userId, target.dateId, quantity);
+        if (status === "canceled") {
+          const [registration] = await tx<{ id: string }>`
+            select id::text from public.registrations where order_id = ${orderId} and date_id = ${target.dateId}`;
+          await cancelRegistrationRow(tx, registration.id, "Atelier annulé par l'organisateur", null);
+        }
       }
     }
   }
@@ -37,7 +44,7 @@ async function payDemoBooking(
   userId: string,
   dateId: number,
   quantity: number,
-): Promise<void> {
+): Promise<number> {
   // The hold, as add_to_cart makes it (the date's places taken under its lock).
   const [cart] = await tx<{ id: string }>`
     insert into public.carts (user_id) values (${userId}::uuid)
@@ -74,4 +81,5 @@ async function payDemoBooking(
   // Demo data sends no email: the customer counts as told.
   await tx`update public.deal_payments set notified_at = now() where order_id = ${orderId}`;
   await settleOrder(tx, config, orderId);
+  return orderId;
 }

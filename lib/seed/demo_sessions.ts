@@ -8,7 +8,7 @@ interface DemoDate {
   inDays: number;
   places: number;
   /** Places booked by the demo customers (registrations). */
-  booked?: [email: string, quantity: number, status: "pending" | "invoiced"][];
+  booked?: [email: string, quantity: number, status: "pending" | "invoiced" | "canceled"][];
   priceTTC: number;
   travelCostTTC?: number;
   additionalCosts?: { title: string; ht: number; vat: number }[];
@@ -31,7 +31,8 @@ export const DEMO_SESSIONS: DemoSession[] = [
     description:
       "Deux heures pour apprendre les gestes du bartender : muddler, doser, shaker. Vous repartez avec trois recettes maîtrisées et la dégustation de cinq rhums.",
     dates: [
-      { inDays: 7, places: 12, priceTTC: 4500 },
+      // A booking left 'En attente' (client@example.fr has one in every status, README).
+      { inDays: 7, places: 12, priceTTC: 4500, booked: [["client@example.fr", 2, "pending"]] },
       {
         inDays: 14,
         places: 10,
@@ -59,6 +60,8 @@ export const DEMO_SESSIONS: DemoSession[] = [
         places: 10,
         priceTTC: 5500,
         additionalCosts: [{ title: "Kit de verrerie à emporter", ht: 1000, vat: 20 }],
+        // Paid, then canceled by the organiser: 'Annulé', refunded with its credit note.
+        booked: [["client@example.fr", 2, "canceled"]],
       },
       { inDays: 40, places: 10, priceTTC: 5500, soon: true },
     ],
@@ -90,8 +93,9 @@ export async function seedDemoSessions(tx: Tx): Promise<void> {
       on conflict (slug) do nothing returning id`;
     if (!created) continue;
     for (const date of session.dates) {
-      // 'invoiced' bookings are paid through the checkout by lib/seed/demo_orders.ts (their places then).
-      const booked = (date.booked ?? []).filter(([, , status]) => status !== "invoiced")
+      // 'invoiced' and 'canceled' bookings are paid through the checkout by lib/seed/demo_orders.ts (their
+      // places then; a canceled one gives them back).
+      const booked = (date.booked ?? []).filter(([, , status]) => status === "pending")
         .reduce((sum, [, quantity]) => sum + quantity, 0);
       const [row] = await tx<{ id: number }>`
         insert into public.session_dates (session_id, dtstart, places, places_left, price_ttc, travel_cost_ttc,
@@ -103,7 +107,7 @@ export async function seedDemoSessions(tx: Tx): Promise<void> {
           ${JSON.stringify(date.additionalCosts ?? [])}::jsonb, ${date.soon ?? false})
         returning id`;
       for (const [email, quantity, status] of date.booked ?? []) {
-        if (status === "invoiced") continue;
+        if (status !== "pending") continue;
         await tx`
           insert into public.registrations (user_id, date_id, quantity, amount, status)
           select u.id, ${row.id}, ${quantity}, ${

@@ -182,6 +182,12 @@ export function cartLines(tx: Tx, token: string | null): Promise<CartLineRow[]> 
     from public.cart_contents(${token})`;
 }
 
+/** The caller's cart holds nothing live and one of its holds expired since its last addition. */
+export async function cartHoldExpired(tx: Tx, token: string | null): Promise<boolean> {
+  const [row] = await tx<{ expired: boolean }>`select public.cart_hold_expired(${token}) as expired`;
+  return row?.expired === true;
+}
+
 /** One alert per date and email: false when it was already there. */
 export async function insertSeatAlert(
   tx: Tx,
@@ -336,6 +342,12 @@ export interface CustomerRegistrationRow {
   hasInvoice: boolean;
   /** A credit note (AV) was issued for its order's refund. */
   hasCreditNote: boolean;
+  /** Its order ('Commande n° …'), the session's city, and the order's status. */
+  orderId: string | null;
+  sessionCity: string;
+  orderStatus: string | null;
+  /** While its order is unpaid: until when its places stay held for the payment (null: released). */
+  holdUntil: Date | null;
 }
 
 /** The caller's registrations (RLS: its own), newest booking first. */
@@ -343,7 +355,10 @@ export function ownRegistrations(tx: Tx): Promise<CustomerRegistrationRow[]> {
   // A checkout abandoned or replaced before any payment (its registrations canceled) is not shown.
   return tx<CustomerRegistrationRow>`
     select r.id::text as id, r.quantity, r.amount, r.discount_amount as "discountAmount", r.status,
-      d.dtstart, s.title as "sessionTitle", s.slug as "sessionSlug",
+      d.dtstart, s.title as "sessionTitle", s.slug as "sessionSlug", s.city as "sessionCity",
+      r.order_id::text as "orderId", o.status as "orderStatus",
+      (select max(l.expires_at) from public.cart_lines l
+        where o.status = 'pending' and l.order_id = r.order_id and l.expires_at > now()) as "holdUntil",
       exists (select from public.invoices i where i.order_id = r.order_id and i.series = 'RE') as "hasReceipt",
       exists (select from public.invoices i where i.order_id = r.order_id and i.series = 'FA' and i.kind = 'full')
         as "hasInvoice",
@@ -351,6 +366,7 @@ export function ownRegistrations(tx: Tx): Promise<CustomerRegistrationRow[]> {
     from public.registrations r
     join public.session_dates d on d.id = r.date_id
     join public.workshop_sessions s on s.id = d.session_id
+    left join public.orders o on o.id = r.order_id
     where r.user_id = (select auth.uid())
       and (r.status <> 'canceled' or r.order_id is null
            or exists (select from public.deal_payments p where p.order_id = r.order_id))

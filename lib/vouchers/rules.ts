@@ -42,15 +42,32 @@ export const VOUCHER_STATUSES: Record<
   canceled: { label: "Annulé", color: "error" },
 };
 
+/** A voucher's state as the customer reads it, on the page and in the API alike: an active voucher past
+ * its validity is 'expired', one with nothing left 'used'. */
+export type VoucherStateKey = VoucherStatus | "expired" | "used";
+
+export function voucherStateKey(
+  v: { status: VoucherStatus; remaining: number; validUntil: number | null },
+  now: number,
+): VoucherStateKey {
+  if (v.status !== "active") return v.status;
+  if (v.validUntil !== null && v.validUntil <= now) return "expired";
+  if (v.remaining <= 0) return "used";
+  return "active";
+}
+
+const DERIVED_STATES = {
+  expired: { label: "Expiré", color: "neutral" },
+  used: { label: "Utilisé", color: "neutral" },
+} as const;
+
 /** What the customer reads of a voucher's state, from its status, remaining amount and validity. */
 export function voucherState(
   v: { status: VoucherStatus; remaining: number; validUntil: number | null },
   now: number,
 ): { label: string; color: "warning" | "success" | "error" | "neutral" } {
-  if (v.status !== "active") return VOUCHER_STATUSES[v.status];
-  if (v.validUntil !== null && v.validUntil <= now) return { label: "Expiré", color: "neutral" };
-  if (v.remaining <= 0) return { label: "Utilisé", color: "neutral" };
-  return VOUCHER_STATUSES.active;
+  const key = voucherStateKey(v, now);
+  return key === "expired" || key === "used" ? DERIVED_STATES[key] : VOUCHER_STATUSES[key];
 }
 
 export const VOUCHER_MESSAGES = {

@@ -597,3 +597,75 @@ checkoutTest(
     assertEquals((await client.get("/api/cart")).json<Json>().results.lines.length, 0);
   },
 );
+
+checkoutTest(
+  "'Vos sessions': order reference, venue, session link; an unpaid checkout offers to finish paying or to release it",
+  async () => {
+    const date = await makeDate(5);
+    const { client, id } = await newCustomer();
+    await add(client, date, 2);
+    const intent = await checkout(client);
+    const [reg] = await registrationsOf(id);
+    assertEquals(reg.status, "pending");
+
+    const page = await client.get("/dashboard/client/sessions");
+    assertEquals(page.status, 200);
+    const html = page.text.replaceAll("&#39;", "'");
+    assert(html.includes(`Commande n° ${reg.orderId}`), "the order's reference");
+    assert(
+      html.includes(`href="/session/${date.slug}?date=${date.dtstart}"`),
+      "the session's page at its date",
+    );
+    assert(html.includes("Nantes"), "the venue");
+    assert(html.includes(CHECKOUT_MESSAGES.unpaidNote), "the unpaid checkout is explained");
+    assert(html.includes(`href="/panier"`) && html.includes(CHECKOUT_MESSAGES.finishPaying));
+    assert(html.includes(`action="/dashboard/client/sessions/${reg.id}/liberer"`));
+    const api = (await client.get("/api/customer/registrations")).json<Json>().results as Json[];
+    assertEquals(api.length, 1);
+    assertEquals(
+      [api[0].orderReference, api[0].venue, api[0].url, api[0].amount],
+      [`Commande n° ${reg.orderId}`, "Nantes", `/session/${date.slug}?date=${date.dtstart}`, 114],
+    );
+    assert(api[0].unpaidUntil > Date.now() / 1000, "held until a time to come");
+
+    // Another customer can neither see nor release it.
+    const other = await newCustomer();
+    const foreign = await other.client.post(`/api/customer/registration/${reg.id}/release`, {});
+    assertEquals(foreign.status, 404);
+    assertEquals((await client.post("/api/customer/registration/pas-un-id/release", {})).status, 404);
+
+    // Released from the page's form: places back on sale, the order and its registration canceled, the
+    // row gone from the list (an abandoned checkout is not a booking), the intent no longer payable.
+    const released = await client.post(`/dashboard/client/sessions/${reg.id}/liberer`, {});
+    assertEquals(released.status, 303);
+    assertEquals(await placesLeft(date.uuid), 5);
+    assertEquals((await registrationsOf(id)).map((r) => r.status), ["canceled"]);
+    const { db } = await testEnv();
+    const [order] = await systemQuery<{ status: string }>(
+      db,
+      "select status from public.orders where id = $1",
+      [
+        reg.orderId,
+      ],
+    );
+    assertEquals(order.status, "canceled");
+    const after = await client.get("/dashboard/client/sessions");
+    assert(after.text.includes(CHECKOUT_MESSAGES.released), "the flash message says it");
+    assert(!after.text.includes(`Commande n° ${reg.orderId}`));
+    const again = await client.post(`/api/customer/registration/${reg.id}/release`, {});
+    assertEquals(again.status, 409);
+    assertEquals(again.json<Json>().message, CHECKOUT_MESSAGES.notReleasable);
+    assert(intent.paymentIntentId);
+
+    // A paid booking is not releasable (the customer writes to the support to cancel it).
+    await add(client, date, 1);
+    const paidIntent = await checkout(client);
+    await pay(client, paidIntent.paymentIntentId);
+    const paid = (await registrationsOf(id)).find((r) => r.status === "invoiced")!;
+    const refused = await client.post(`/api/customer/registration/${paid.id}/release`, {});
+    assertEquals(refused.status, 409);
+    const list = (await client.get("/dashboard/client/sessions")).text;
+    assert(!list.includes(`/dashboard/client/sessions/${paid.id}/liberer`));
+    assert(!list.includes(CHECKOUT_MESSAGES.unpaidNote));
+  },
+);

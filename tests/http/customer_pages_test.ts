@@ -298,3 +298,36 @@ httpTest(
     assertEquals((await anonymous().get(`/bar/${companySlug("Camille Bernard", customerId)}`)).status, 404);
   },
 );
+
+httpTest(
+  "'Mes devis' offers the proformas in the row's invoices menu when the quote page does (showProformaInvoice)",
+  async () => {
+    const customer = await registeredCustomer();
+    const deal = await sentDealOf(customer.client);
+    const admin = await loggedIn(ADMIN);
+    const proformaOf = (stage: string) => `/api/customer/deal/download/proforma/${deal.token}/${stage}`;
+
+    // The admin setting off (the default): no proforma, on the page nor in the list.
+    let html = text(await customer.client.get("/dashboard/client/devis"));
+    assert(!html.includes(proformaOf("deposit")) && !html.includes("Factures ("));
+
+    dealOf(await admin.patch(`/api/deal/${deal.id}`, { adminSettings: { showProformaInvoice: true } }));
+    const page = text(await customer.client.get(`/deal/show/${deal.token}`));
+    html = text(await customer.client.get("/dashboard/client/devis"));
+    for (const stage of ["deposit", "final"]) {
+      assert(page.includes(proformaOf(stage)), `the quote page offers the ${stage} proforma`);
+      assert(html.includes(proformaOf(stage)), `the list offers the ${stage} proforma`);
+    }
+    assert(html.includes("Factures (2)"));
+    assert(html.includes("Facture proforma d'acompte") && html.includes("Facture proforma de solde"));
+    // The link downloads.
+    const pdf = await customer.client.get(proformaOf("deposit"));
+    assertEquals(pdf.status, 200);
+
+    // Once something is paid, the page shows the invoice and no proforma: so does the list.
+    await pay(customer.client, deal.token, "deposit");
+    html = text(await customer.client.get("/dashboard/client/devis"));
+    assert(!html.includes(proformaOf("deposit")) && !html.includes(proformaOf("final")));
+    assert(html.includes("Factures (1)") && html.includes(`/invoice/${deal.token}/deposit`));
+  },
+);

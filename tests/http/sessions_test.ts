@@ -4,7 +4,7 @@
 // every refusal ('COMPLET', 'BIENTÔT DISPO', quantity, a moved date), the cart API and page, the cart
 // joining the account at login, hold expiry through the job registry, and seat alerts.
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
-import { bookingFields, Client, httpTest, testEnv } from "../support/app.ts";
+import { bookingFields, Client, httpTest, registrationPayload, testEnv } from "../support/app.ts";
 import { systemQuery } from "../support/db.ts";
 import { JOBS } from "../../lib/jobs/registry.ts";
 import { statementAs, systemActor } from "../../lib/actor.ts";
@@ -105,6 +105,8 @@ httpTest("sessions: the page renders dates, places and prices on the server; ?da
   assertMatch(page.text, /1 place restante/);
   assertMatch(page.text, /COMPLET/);
   assertMatch(page.text, /BIENTÔT DISPO/);
+  // The 'BIENTÔT DISPO' date shows its places like every other date (000 §2).
+  assertMatch(page.text, /8 places restantes/);
   assertMatch(page.text, /TON CHOIX/);
   // 40 € + 5 € travel + 10 € HT kit at 20 % = 57 € for one place.
   assertMatch(page.text, /57,00\s€/);
@@ -405,6 +407,53 @@ httpTest("sessions: expired holds give their places back through the job registr
   assertEquals(await placesLeft(s.uuids[0]), 4, "every place is back on sale");
 });
 
+httpTest("sessions: when a hold expires the cart says so instead of 'Votre panier est vide.'", async () => {
+  const { db } = await testEnv();
+  const s = await makeSession([{ inDays: 3, places: 4 }, { inDays: 4, places: 4 }]);
+  const expire = () =>
+    systemQuery(
+      db,
+      `update public.cart_lines set expires_at = now() - interval '1 second'
+       where date_id = (select id from public.session_dates where uuid = $1)`,
+      [s.uuids[0]],
+    );
+  const job = JOBS.find((j) => j.name === "release-expired-holds")!;
+  const cartPage = async (client: Client) => {
+    const page = await client.get("/panier");
+    assertEquals(page.status, 200);
+    return page.text.replaceAll("&#39;", "'");
+  };
+  const expired = "Votre réservation a expiré";
+  const empty = "Votre panier est vide.";
+  for (const email of [null, `panier.${Date.now()}@example.fr`]) {
+    const client = new Client();
+    if (email) {
+      const res = await client.post("/api/security/registration", { ...registrationPayload(), email });
+      assert(res.status === 200 || res.status === 201, res.text);
+    }
+    assertEquals((await book(client, s.slug, s.uuids[0], { quantity: 1 })).status, 200);
+    await expire();
+    // Before the job gives the places back, then after.
+    let html = await cartPage(client);
+    assert(
+      html.includes(expired) && !html.includes(empty),
+      `${email ?? "visitor"}: expired, not yet released`,
+    );
+    assertEquals((await client.get("/api/cart")).json<Json>().results.holdExpired, true);
+    await statementAs(db, systemActor("job"), job.sql!);
+    html = await cartPage(client);
+    assert(html.includes(expired) && !html.includes(empty), `${email ?? "visitor"}: released`);
+    // A new hold, removed by the shopper: the cart is simply empty.
+    assertEquals((await book(client, s.slug, s.uuids[1], { quantity: 1 })).status, 200);
+    const line = (await client.get("/api/cart")).json<Json>().results.lines[0];
+    assertEquals((await client.delete(`/api/cart/line/${line.id}`)).status, 200);
+    html = await cartPage(client);
+    assert(html.includes(empty) && !html.includes(expired), `${email ?? "visitor"}: removed, not expired`);
+  }
+  // A new visitor's cart is empty, not expired.
+  assert((await cartPage(new Client())).includes(empty));
+});
+
 httpTest("sessions: a hold on a date also takes back that date's expired holds at once", async () => {
   const { db } = await testEnv();
   const s = await makeSession([{ inDays: 3, places: 2 }]);
@@ -532,17 +581,29 @@ httpTest(
     const api = await customer.get("/api/customer/registrations");
     assertEquals(api.status, 200);
     const results = api.json<Json>().results as Json[];
-    // The demo: client@example.fr booked 4 + 3 places of the Mojito workshop (invoiced) and 6 mocktails.
-    assertEquals(results.length, 3);
+    // The demo: client@example.fr booked 4 + 3 places of the Mojito workshop (invoiced) and 6 mocktails,
+    // 2 Mojito places still pending, and 2 Gin tonic places paid then canceled by the organiser: one
+    // registration in every status (README).
+    assertEquals(results.length, 5);
+    assertEquals(
+      results.map((r) => `${r.status} ${r.quantity}`).sort(),
+      ["canceled 2", "invoiced 3", "invoiced 4", "invoiced 6", "pending 2"],
+    );
     const first = results.find((r) => r.quantity === 4)!;
     assertEquals(Object.keys(first).sort(), [
       "amount",
       "discount",
       "id",
+      "orderReference",
       "quantity",
       "sessionDate",
       "status",
+      "unpaidUntil",
+      "url",
+      "venue",
     ]);
+    assertEquals([first.venue, first.unpaidUntil], ["Paris", null]);
+    assertMatch(first.orderReference, /^Commande n° \d+$/);
     assertEquals(first.status, "invoiced");
     assertEquals(first.amount, 180);
     assertEquals(first.discount, {});
@@ -554,8 +615,15 @@ httpTest(
     assertEquals(page.status, 200);
     assertMatch(page.text, /Vos sessions<\/h1>/);
     assertMatch(page.text, /Facturé/);
+    assertMatch(page.text, /En attente/);
+    assertMatch(page.text, /Annulé/);
     assertMatch(page.text, /contact@example\.fr/);
-    assert(!page.text.includes('data-island="SessionShareButton"'), "no share action on invoiced rows");
+    // Share: on the pending row only.
+    assertEquals(
+      page.text.match(/data-island="SessionShareButton"/g)?.length,
+      1,
+      "share on pending rows only",
+    );
 
     // client2 has pending rows: the share action, and none of client's rows.
     const customer2 = new Client();

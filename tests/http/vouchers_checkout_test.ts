@@ -219,6 +219,11 @@ voucherTest("redeeming: the voucher lowers the card payment and keeps its remain
   const registrations = (await friend.client.get("/api/customer/registrations")).json<Json>().results;
   assertEquals(registrations.length, 1);
   assertEquals([registrations[0].status, registrations[0].discount.amount], ["invoiced", 30]);
+  // 'Montant' is what the card paid (nothing here), the voucher's share beside it.
+  assertEquals(registrations[0].amount, 0);
+  const sessionsPage = (await friend.client.get("/dashboard/client/sessions")).text;
+  assert(/\+ 30,00\s€ en bon cadeau/.test(sessionsPage), "the voucher's share beside the amount");
+  assert(/data-testid="registration-amount">0,00\s€</.test(sessionsPage), "the card paid nothing");
   const docs = await systemQuery<{ series: string }>(
     db,
     "select series from public.invoices where order_id = $1 order by series",

@@ -93,6 +93,25 @@ httpTest(
 );
 
 httpTest(
+  "vouchers: a used-up or expired voucher reads the page's state in the API (status 'used', 'expired')",
+  async () => {
+    const used = await makeVoucher({ remaining: 0 });
+    const expired = await makeVoucher({ remaining: 2000, validDays: -1 });
+    const active = await makeVoucher({ remaining: 2000 });
+    const c = await signedIn(CUSTOMER);
+    const results = (await c.get("/api/customer/discounts")).json<Json>().results as Json[];
+    const statusOf = (id: string) => results.find((r) => r.id === id)?.status;
+    assertEquals([statusOf(used.id), statusOf(expired.id), statusOf(active.id)], [
+      "used",
+      "expired",
+      "active",
+    ]);
+    const page = (await c.get("/dashboard/client/bons-cadeaux")).text;
+    assert(page.includes("Utilisé") && page.includes("Expiré"), "the page says the same");
+  },
+);
+
+httpTest(
   "vouchers: the list and page are for customers; others are refused or see nothing of it",
   async () => {
     const v = await makeVoucher();

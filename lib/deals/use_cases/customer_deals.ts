@@ -46,6 +46,9 @@ function customerRow(d: DealListItem) {
     amountHT: centsToEuros(d.totalHt),
     // The kinds of payment each deal received: its invoices menu (one invoice per kind).
     paidKinds: d.paidKinds,
+    // The quote page's proforma rule (lib/billing/links.ts proformaStages) needs these two.
+    showProforma: d.showProforma,
+    depositOffered: d.depositOffered,
   };
 }
 

@@ -3,7 +3,7 @@
 import { type Actor, cartActor, transactionAs } from "../../actor.ts";
 import type { Deps } from "../../deps.ts";
 import { sessionPrice, unitPrice } from "../rules.ts";
-import { cartLines } from "../store.ts";
+import { cartHoldExpired, cartLines } from "../store.ts";
 import { requireShopper } from "../holds.ts";
 import { toUnix } from "../offers.ts";
 
@@ -31,14 +31,19 @@ export interface CartView {
   /** The server's clock (unix seconds), for the countdowns. */
   now: number;
   holdMinutes: number;
+  /** Nothing held, and a hold of this cart expired (the cart says so instead of 'Votre panier est vide.'). */
+  holdExpired: boolean;
 }
 
 export async function readCart(deps: Deps, actor: Actor, token: string | null): Promise<CartView> {
   requireShopper(actor);
-  const rows = actor.kind === "anonymous" && !token
-    ? []
-    : await transactionAs(deps.db, cartActor(actor), (tx) =>
-      cartLines(tx, actor.kind === "anonymous" ? token : null));
+  const { rows, holdExpired } = actor.kind === "anonymous" && !token
+    ? { rows: [], holdExpired: false }
+    : await transactionAs(deps.db, cartActor(actor), async (tx) => {
+      const cartToken = actor.kind === "anonymous" ? token : null;
+      const rows = await cartLines(tx, cartToken);
+      return { rows, holdExpired: rows.length === 0 && await cartHoldExpired(tx, cartToken) };
+    });
   const lines = rows.map((row) => ({
     id: row.lineId,
     sessionTitle: row.sessionTitle,
@@ -57,5 +62,6 @@ export async function readCart(deps: Deps, actor: Actor, token: string | null): 
     total: lines.reduce((sum, line) => sum + line.total, 0),
     now: Math.floor(Date.now() / 1000),
     holdMinutes: deps.config.cartHoldMinutes,
+    holdExpired,
   };
 }

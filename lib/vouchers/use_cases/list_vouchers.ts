@@ -10,6 +10,7 @@ import {
   discountPdfPath,
   formatCode,
   VOUCHER_MESSAGES,
+  voucherStateKey,
   type VoucherStatus,
 } from "../rules.ts";
 import { visibleVouchers, type VoucherRow } from "../store.ts";
@@ -74,7 +75,8 @@ export function voucherPayload(v: VoucherView) {
     amount: centsToEuros(v.amount),
     remaining: centsToEuros(v.remaining),
     validUntil: v.validUntil,
-    status: v.status,
+    // What the page's chip says: 'used' once nothing is left, 'expired' past its validity.
+    status: voucherStateKey(v, Math.floor(Date.now() / 1000)),
     bought: v.bought,
     message: v.message,
     pdf: v.pdfUrl,
