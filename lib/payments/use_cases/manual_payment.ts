@@ -14,7 +14,6 @@ import {
   DEAL_MESSAGES,
   type DealStatus,
   STATUS_LABELS,
-  statusChanged,
   transition,
 } from "../../deals/rules.ts";
 import { PAYMENT_MESSAGES, paymentFits } from "../rules.ts";
@@ -74,5 +73,5 @@ export async function recordManualPayment(
     kind,
     amount,
   });
-  return { status, message: statusChanged(STATUS_LABELS[status]) };
+  return { status, message: PAYMENT_MESSAGES.manualRecorded(kind, formatEuros(amount), STATUS_LABELS[status]) };
 }
