@@ -4,6 +4,8 @@
 // message is sent as written (the server answers 422 for an empty one, 429 for a flood); the box clears
 // after sending. Entries count as read once the chat is on screen (the browser tab shown, the chat's
 // own tab open): the island says so (POST /api/chat/read), which the unread digest email relies on.
+// The chat opens on the latest 50 entries; 'Messages précédents' adds the 50 before the oldest shown
+// (GET /api/chat/messages?before=…), keeping the reader's place in the list.
 // The server decides who may read and write.
 import { useEffect, useRef, useState } from "react";
 import { api, ApiError, submitOnce } from "../components/ui/api.ts";
@@ -16,6 +18,7 @@ import {
   type ChatViewer,
   mergeMessages,
   MESSAGE_MAX_LENGTH,
+  olderUrl,
   streamUrl,
 } from "../lib/chat/rules.ts";
 
@@ -23,12 +26,17 @@ export interface DealChatProps {
   dealId: number;
   viewer: ChatViewer;
   messages: ChatMessage[];
+  /** Older entries exist than the first of `messages`. */
+  hasOlder?: boolean;
 }
 
 type Link = "connecting" | "live" | "retrying" | "ended";
 
-export default function DealChat({ dealId, viewer, messages: initial }: DealChatProps) {
+export default function DealChat({ dealId, viewer, messages: initial, hasOlder = false }: DealChatProps) {
   const [messages, setMessages] = useState(initial);
+  const [older, setOlder] = useState<"more" | "loading" | "error" | "none">(hasOlder ? "more" : "none");
+  /** Set while older entries are added: the list keeps the reader's place instead of scrolling down. */
+  const keepPlace = useRef<number | null>(null);
   const [text, setText] = useState("");
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -129,9 +137,29 @@ export default function DealChat({ dealId, viewer, messages: initial }: DealChat
 
   useEffect(() => {
     const el = list.current;
-    if (el) el.scrollTop = el.scrollHeight;
+    if (el && keepPlace.current !== null) {
+      el.scrollTop = el.scrollHeight - keepPlace.current;
+      keepPlace.current = null;
+    } else if (el) el.scrollTop = el.scrollHeight;
     markRead();
   }, [messages.length]);
+
+  const loadOlder = async () => {
+    if (older === "loading" || messages.length === 0) return;
+    setOlder("loading");
+    try {
+      const answer = await api<{ results: ChatMessage[]; hasOlder: boolean }>(
+        "GET",
+        olderUrl(dealId, messages[0].id),
+      );
+      const el = list.current;
+      keepPlace.current = el ? el.scrollHeight - el.scrollTop : null;
+      setMessages((current) => mergeMessages(current, answer.results));
+      setOlder(answer.hasOlder ? "more" : "none");
+    } catch {
+      setOlder("error");
+    }
+  };
 
   const send = async (event: Event) => {
     event.preventDefault();
@@ -168,6 +196,22 @@ export default function DealChat({ dealId, viewer, messages: initial }: DealChat
         aria-live="polite"
         data-testid="chat-timeline"
       >
+        {older !== "none" && (
+          <li class="text-center">
+            <button
+              type="button"
+              class="rounded-full border border-slate-300 bg-white px-4 py-1.5 text-xs font-semibold text-slate-700 hover:border-brand-500 disabled:opacity-60"
+              onClick={loadOlder}
+              disabled={older === "loading"}
+              data-testid="chat-older"
+            >
+              {older === "loading" ? CHAT_MESSAGES.olderLoading : CHAT_MESSAGES.older}
+            </button>
+            {older === "error" && (
+              <p class="mt-1 text-xs text-red-700" role="alert">{CHAT_MESSAGES.olderError}</p>
+            )}
+          </li>
+        )}
         {messages.length === 0 && <li class="text-sm text-slate-500">{CHAT_MESSAGES.none}</li>}
         {messages.map((m) => <ChatEntry key={m.id} message={m} viewer={viewer} />)}
       </ol>

@@ -1,12 +1,13 @@
 // 'Gestion des Logs' (spec 001 §2.13, §8, §9): stat cards, service and type filters, refresh (and every
 // 5 minutes by itself), 50 rows a page newest first, delete per row and 'Nettoyer les anciens', each
-// after a confirmation; snackbars of 3000 ms. The server renders the first view; the filters and
+// after a confirmation; snackbars of 3000 ms. Above them, the alerts (dead letters, a stalled worker). The server renders the first view; the filters and
 // page follow in the URL so that a reload shows the same rows.
 import { useEffect, useRef, useState } from "react";
 import { api, ApiError } from "../components/ui/api.ts";
 import { Dialog } from "../components/ui/Dialog.tsx";
 import { Notice, type NoticeState } from "../components/ui/Notice.tsx";
 import { Filters, LogTable, Pages, StatCards } from "../components/ops/LogParts.tsx";
+import { LogAlerts } from "../components/ops/LogAlerts.tsx";
 import {
   filtersQuery,
   LOG_MESSAGES,
@@ -106,6 +107,7 @@ export default function LogsManager({ initial, filters: initialFilters }: LogsMa
       >
         {data.hubspot.message}
       </p>
+      <LogAlerts alerts={data.alerts ?? []} />
       <StatCards stats={data.stats} />
       <div class="mb-4 flex flex-wrap items-end justify-between gap-3">
         <Filters

@@ -48,7 +48,11 @@ export type SystemReason =
   // A shopper's cart (holds, lines, codes): the cart functions are closed to the API roles (a visitor
   // with the public anon key would skip the app's limits), so the use case calls them as the system
   // on behalf of the shopper, after its own checks (see `cartActor`).
-  | "cart";
+  | "cart"
+  // The work queues' figures, read for /metrics and the logs page's alerts (lib/metrics/queue_store.ts).
+  | "metrics"
+  // GET /readyz: whether the database answers and has this code's last migration.
+  | "health";
 
 export interface SystemActor {
   kind: "system";

@@ -22,6 +22,17 @@ export interface Config {
   /** Connections in this instance's pool on PostgreSQL (DATABASE_POOL_SIZE, 1 to 100, default 10); LISTEN
    * holds one more. README, 'Deploying', sizes it against the plan's connection limits. */
   databasePoolSize: number;
+  /** Deadlines of database calls on PostgreSQL, in ms (DATABASE_CONNECT_TIMEOUT_MS 5000,
+   * DATABASE_ACQUIRE_TIMEOUT_MS 1500, DATABASE_STATEMENT_TIMEOUT_MS 15000,
+   * DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS 30000). */
+  databaseDeadlines: {
+    connectMs: number;
+    acquireMs: number;
+    statementMs: number;
+    idleInTransactionMs: number;
+  };
+  /** How long SIGTERM/SIGINT may take before the process exits anyway (SHUTDOWN_TIMEOUT_MS, 25000). */
+  shutdownTimeoutMs: number;
   /** Folder of the embedded database (PGlite) when no DATABASE_URL is set. */
   dataDir: string;
   /** Secret for signed cookies. Required in production; no cookie is signed at present (flash
@@ -88,6 +99,15 @@ export interface Config {
   /** Minutes a cart line holds its workshop places before they go back on sale (CART_HOLD_MINUTES, 1 to
    * 120, default 20). */
   cartHoldMinutes: number;
+  /** Bearer token that GET /metrics requires (METRICS_TOKEN, at least 16 characters); when empty,
+   * /metrics answers 404 as an unknown page. */
+  metricsToken: string;
+  /** Seconds without a pass of the worker after which the logs page shows it as stalled
+   * (WORKER_STALL_SECONDS, 30 to 86400, default 300: a batch may hold calls to outside services). */
+  workerStallSeconds: number;
+  /** Request ids, request metrics and one JSON line per request (OBSERVE_REQUESTS=false turns them
+   * off: the benchmark's app without them). */
+  observeRequests: boolean;
   /** The platform's legal identity, printed on every billing document it issues. */
   platform: {
     name: string;
@@ -169,6 +189,14 @@ function refuseIncompleteProduction(env: (name: string) => string | undefined, a
   }
 }
 
+function metricsToken(value: string | undefined): string {
+  if (value === undefined) return "";
+  if (value.length < 16 || /\s/.test(value)) {
+    throw new Error("METRICS_TOKEN doit contenir au moins 16 caractères, sans espace.");
+  }
+  return value;
+}
+
 export function loadConfig(env: (name: string) => string | undefined = readEnv): Config {
   const production = env("NODE_ENV") === "production" || env("APP_ENV") === "production";
   const appEnv: AppEnv = production ? "production" : env("APP_ENV") === "test" ? "test" : "development";
@@ -185,6 +213,37 @@ export function loadConfig(env: (name: string) => string | undefined = readEnv):
     databasePrepare: flag("DATABASE_PREPARE", env("DATABASE_PREPARE"), true),
     databaseListenUrl: env("DATABASE_LISTEN_URL") ?? "",
     databasePoolSize: boundedInt("DATABASE_POOL_SIZE", env("DATABASE_POOL_SIZE"), 10, 1, 100),
+    databaseDeadlines: {
+      connectMs: boundedInt(
+        "DATABASE_CONNECT_TIMEOUT_MS",
+        env("DATABASE_CONNECT_TIMEOUT_MS"),
+        5000,
+        100,
+        120_000,
+      ),
+      acquireMs: boundedInt(
+        "DATABASE_ACQUIRE_TIMEOUT_MS",
+        env("DATABASE_ACQUIRE_TIMEOUT_MS"),
+        1500,
+        100,
+        120_000,
+      ),
+      statementMs: boundedInt(
+        "DATABASE_STATEMENT_TIMEOUT_MS",
+        env("DATABASE_STATEMENT_TIMEOUT_MS"),
+        15_000,
+        100,
+        3_600_000,
+      ),
+      idleInTransactionMs: boundedInt(
+        "DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS",
+        env("DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS"),
+        30_000,
+        100,
+        3_600_000,
+      ),
+    },
+    shutdownTimeoutMs: boundedInt("SHUTDOWN_TIMEOUT_MS", env("SHUTDOWN_TIMEOUT_MS"), 25_000, 100, 600_000),
     dataDir: env("DATA_DIR") ?? "./data/pglite",
     appSecret,
     secureCookies: env("SECURE_COOKIES") ? env("SECURE_COOKIES") === "true" : appUrl.startsWith("https://"),
@@ -243,6 +302,9 @@ export function loadConfig(env: (name: string) => string | undefined = readEnv):
     stripeWebhookSecret: env("STRIPE_WEBHOOK_SECRET") ?? "",
     stripeApiUrl: env("STRIPE_API_URL") ?? "https://api.stripe.com",
     cartHoldMinutes: boundedInt("CART_HOLD_MINUTES", env("CART_HOLD_MINUTES"), 20, 1, 120),
+    metricsToken: metricsToken(env("METRICS_TOKEN")),
+    workerStallSeconds: boundedInt("WORKER_STALL_SECONDS", env("WORKER_STALL_SECONDS"), 300, 30, 86_400),
+    observeRequests: flag("OBSERVE_REQUESTS", env("OBSERVE_REQUESTS"), true),
     platform: {
       name: env("PLATFORM_NAME") ?? "Cocktails & Co SAS",
       siren: env("PLATFORM_SIREN") ?? "912345678",

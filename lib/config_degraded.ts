@@ -13,8 +13,8 @@ export function degradedFeatures(config: Config): string[] {
   }
   if (!config.hubspotToken) {
     notes.push(
-      "HUBSPOT_TOKEN absent : synchronisation HubSpot désactivée (les mises à jour attendent dans l'outbox " +
-        "et partiront dès qu'un jeton sera configuré).",
+      "HUBSPOT_TOKEN absent : synchronisation HubSpot désactivée (aucune mise à jour n'est mise en file ; " +
+        "une fois un jeton configuré, chaque devis part à sa prochaine modification).",
     );
   }
   if (!config.hubspotClientSecret) {

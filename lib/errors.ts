@@ -9,7 +9,8 @@ export type ErrorCode =
   | "not_found" // 404
   | "conflict" // 409
   | "payload_too_large" // 413
-  | "too_many_requests"; // 429
+  | "too_many_requests" // 429
+  | "unavailable"; // 503: the database cannot be reached (answered with Retry-After)
 
 const STATUS_BY_CODE: Record<ErrorCode, number> = {
   validation: 422,
@@ -20,6 +21,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   conflict: 409,
   payload_too_large: 413,
   too_many_requests: 429,
+  unavailable: 503,
 };
 
 const DEFAULT_MESSAGES: Record<ErrorCode, string> = {
@@ -31,6 +33,7 @@ const DEFAULT_MESSAGES: Record<ErrorCode, string> = {
   conflict: "Cette action n'est plus possible.",
   payload_too_large: "La requête est trop volumineuse.",
   too_many_requests: "Trop de requêtes. Veuillez réessayer plus tard.",
+  unavailable: "Le service est momentanément indisponible, veuillez réessayer dans quelques instants.",
 };
 
 export class AppError extends Error {

@@ -54,11 +54,17 @@ import { adminCronRoutes } from "./admin_cron.tsx";
 import { logsApiRoutes } from "./logs_api.ts";
 import { adminLogsRoutes } from "./admin_logs.tsx";
 import { chatApiRoutes } from "./chat_api.ts";
+import { observeRequests } from "../lib/http/observe.ts";
+import { metricsRoutes } from "./metrics.ts";
+import { healthRoutes } from "./health.ts";
+import { isDatabaseUnavailable } from "../lib/db/unavailable.ts";
 
 export const UNEXPECTED_ERROR = "Une erreur inattendue s'est produite, veuillez réessayer";
 
 /** PostgreSQL refusals that are the client's fault (bad value, RLS/privilege), never a crash. */
 function databaseRefusal(error: unknown): AppError | null {
+  // The database cannot be reached (lost connection, deadline passed): 503 with Retry-After.
+  if (isDatabaseUnavailable(error)) return new AppError("unavailable");
   const code = (error as { code?: unknown })?.code;
   if (typeof code !== "string") return null;
   if (code === "42501") return new AppError("forbidden");
@@ -71,7 +77,11 @@ export async function createApp(deps: Deps): Promise<Hono<AppEnv>> {
   // Unexpected errors caused by anonymous requests: at most this many log rows a minute.
   const anonymousErrors = createLogBudget(30);
   const app = new Hono<AppEnv>();
+  // First: the request id, the request metrics and the JSON request line (lib/http/observe.ts).
+  if (deps.config.observeRequests) app.use("*", observeRequests());
 
+  // Liveness and readiness first: no session, no middleware.
+  app.route("/", healthRoutes(deps));
   app.use("/build/*", async (c, next) => {
     await next();
     if (c.res.status === 200) c.header("Cache-Control", "public, max-age=31536000, immutable");
@@ -150,11 +160,19 @@ export async function createApp(deps: Deps): Promise<Hono<AppEnv>> {
   app.route("/api/logs", logsApiRoutes);
   app.route("/dashboard/admin/logs", adminLogsRoutes);
   app.route("/api/chat", chatApiRoutes);
+  app.route("/metrics", metricsRoutes);
 
   const respond = (c: Ctx, error: AppError, status = error.status) => {
+    if (status === 503) c.header("Retry-After", "5");
     if (wantsJson(c)) {
       return c.json(
-        { status: "error", message: error.message, error: error.message, errors: error.fields },
+        {
+          status: "error",
+          message: error.message,
+          error: error.message,
+          errors: error.fields,
+          requestId: c.var.requestId,
+        },
         status as 400,
       );
     }

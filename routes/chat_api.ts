@@ -19,7 +19,9 @@ const HEARTBEAT_MS = 25_000;
 export const chatApiRoutes = new Hono<AppEnv>()
   .use(requireUser("api"))
   .get("/messages", async (c) => {
-    return success(c, await listMessages(c.var.deps, c.var.actor, parseThread(c.req.query())));
+    const { messages, hasOlder } = await listMessages(c.var.deps, c.var.actor, parseThread(c.req.query()));
+    // `results` is the timeline (spec 000 §7); whether older entries exist goes beside it.
+    return c.json({ status: "success", results: messages, hasOlder });
   })
   .post("/messages", idempotent(), async (c) => {
     return success(c, await postMessage(c.var.deps, c.var.actor, parsePost(await readBody(c))));

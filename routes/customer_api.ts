@@ -13,7 +13,11 @@ import { saveChoices } from "../lib/deals/use_cases/save_choices.ts";
 export const customerApiRoutes = new Hono<AppEnv>()
   .use("/deal/*", requireUser("api"))
   .use("/quotes-orders", requireUser("api"))
-  .get("/deal/index", async (c) => success(c, await customerDeals(c.var.deps, c.var.actor)))
+  .get("/deal/index", async (c) => {
+    // `results` is the page's list (spec 000 §7); the paging goes beside it (?page=, 25 a page).
+    const { items, ...paging } = await customerDeals(c.var.deps, c.var.actor, c.req.query());
+    return c.json({ status: "success", results: items, ...paging });
+  })
   .get("/quotes-orders", async (c) => success(c, await customerPayments(c.var.deps, c.var.actor)))
   .get(
     "/deal/get/:token",

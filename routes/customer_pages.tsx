@@ -11,8 +11,8 @@ import { CustomerDealsPage, CustomerPaymentsPage } from "../components/customer/
 export const customerPageRoutes = new Hono<AppEnv>()
   .use(requireUser("page", ["Customer"]))
   .get("/devis", async (c) => {
-    const deals = await customerDeals(c.var.deps, c.var.actor);
-    return renderDashboardPage(c, "Mes devis", <CustomerDealsPage deals={deals} />);
+    const list = await customerDeals(c.var.deps, c.var.actor, c.req.query());
+    return renderDashboardPage(c, "Mes devis", <CustomerDealsPage list={list} />);
   })
   .get("/reglements", async (c) => {
     const payments = await customerPayments(c.var.deps, c.var.actor);

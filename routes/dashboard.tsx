@@ -8,7 +8,7 @@ import { birthYearChoices } from "../lib/accounts/rules.ts";
 import { renderDashboardPage } from "../components/layout/render.tsx";
 import { PageTitle } from "../components/dashboard/parts.tsx";
 import { customerDeals } from "../lib/deals/use_cases/customer_deals.ts";
-import { OpenRequestsPage } from "../components/customer/pages.tsx";
+import { OPEN_STATUSES, OpenRequestsPage } from "../components/customer/pages.tsx";
 import { Island } from "../components/Island.tsx";
 import DashboardHashLink from "../islands/DashboardHashLink.tsx";
 import ProfileForm from "../islands/ProfileForm.tsx";
@@ -28,8 +28,10 @@ export const dashboardRoutes = new Hono<AppEnv>()
   // A customer's landing page: their requests still in progress (components/customer/pages.tsx).
   .get("/demandes-en-cours", async (c) => {
     const actor = currentUser(c);
-    const deals = actor.user.type === "Customer" ? await customerDeals(c.var.deps, actor) : [];
-    return renderDashboardPage(c, "Mes demandes de devis en cours", <OpenRequestsPage deals={deals} />);
+    const list = actor.user.type === "Customer"
+      ? await customerDeals(c.var.deps, actor, c.req.query(), OPEN_STATUSES)
+      : { items: [], total: 0, page: 1, perPage: 25 };
+    return renderDashboardPage(c, "Mes demandes de devis en cours", <OpenRequestsPage list={list} />);
   })
   .get("/profil", async (c) => {
     const user = await getProfile(c.var.deps, c.var.actor);

@@ -40,7 +40,9 @@ export const dealsApiRoutes = new Hono<AppEnv>()
       const { items, ...paging } = await listDealsForAdmin(c.var.deps, actor, c.req.query());
       return c.json({ status: "success", results: items.map(dealListPayload), ...paging });
     }
-    return success(c, (await listOwnDeals(c.var.deps, actor)).map(dealListPayload));
+    // A partner's 'Mes devis': one page (?page=, 25 a page), the paging beside `results`.
+    const { items, ...paging } = await listOwnDeals(c.var.deps, actor, c.req.query());
+    return c.json({ status: "success", results: items.map(dealListPayload), ...paging });
   })
   .get(
     "/get/:id",

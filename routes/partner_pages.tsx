@@ -13,8 +13,17 @@ import { PartnerCocktailsPage, PartnerPricingPage } from "../components/deals/se
 export const partnerPageRoutes = new Hono<AppEnv>()
   .use(requireUser("page", ["Company"]))
   .get("/devis", async (c) => {
-    const deals = await listOwnDeals(c.var.deps, c.var.actor);
-    return renderDashboardPage(c, "Mes devis", <PartnerDealsPage rows={deals.map(rowFromItem)} />);
+    const list = await listOwnDeals(c.var.deps, c.var.actor, c.req.query());
+    return renderDashboardPage(
+      c,
+      "Mes devis",
+      <PartnerDealsPage
+        rows={list.items.map(rowFromItem)}
+        total={list.total}
+        page={list.page}
+        perPage={list.perPage}
+      />,
+    );
   })
   .get("/grille-tarifaire", async (c) => {
     const { config, own } = await partnerPricingForEdit(c.var.deps, c.var.actor);

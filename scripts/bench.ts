@@ -6,7 +6,10 @@
 // Options, all bounded: --requests=N (default 100000, max 200000) and --seconds=S (default 10, max 120)
 // per target, whichever comes first; --concurrency=C (default 32, max 256); --warmup=N (default 3000,
 // max 20000, and at most 10 s); --fetch to load with fetch() instead of the raw HTTP/1.1 client;
-// --parts=pglite,postgres,deals,pages,sessions,chat (default all) to run only some parts.
+// --parts=pglite,postgres,obs,deals,pages,sessions,chat,growth,faults (default all) to run only some parts;
+// BENCH_DB_PREFIX names the throw-away PostgreSQL databases (default 'bench'). Part 'faults'
+// (PostgreSQL only, ~50 s) runs the database fault scenario (scripts/faults/) and prints the time to
+// ready after a 15 s network cut and how requests fared during it (refused vs waiting).
 // The bare handler answers 20,000-60,000 req/s here, so a 20,000-request budget would measure it for
 // under half a second; the 10 s cap bounds the real app instead.
 //
@@ -48,6 +51,16 @@
 //
 // Then the deal chat (scripts/bench_chat.ts, also runnable alone; PostgreSQL only): delivery latency with
 // 200 open server-sent event streams on two app instances, and memory per open stream.
+//
+// Part 'obs': the overhead of the request metrics and JSON request lines (lib/http/observe.ts) on
+// GET /api/user/get, against the same app built with OBSERVE_REQUESTS=false, in the same run: the two
+// apps are loaded in turn (off, on, off, on) and the figures summed per side, then called in process;
+// target under 5 %. The lines go to /dev/null (buffered as to stdout) in every part. Then the cost of
+// a /metrics scrape at 100,000 queue rows (scripts/bench_metrics.ts, also runnable alone).
+//
+// Last, costs that grow with the data (scripts/bench_growth.ts, also runnable alone; PostgreSQL only):
+// the admin deals list and search, 'Mes devis', the quote page with its chat, the outbox API and the
+// logs page on the demo data and on 100,000 deals, 1 M log rows and 1,018 chat messages: p50, p95, bytes.
 import { memoryStorage } from "../lib/storage/storage.ts";
 import { Hono } from "hono";
 import { cpuUsage } from "node:process";
@@ -57,6 +70,7 @@ import { openPostgres } from "../lib/db/postgres.ts";
 import { type Database, makeTx } from "../lib/db/database.ts";
 import { withDatabase } from "./fresh_database.ts";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import postgres from "postgres";
 import { migrate } from "../lib/db/migrate.ts";
 import { seedDemoData } from "../lib/seed/demo.ts";
@@ -67,11 +81,16 @@ import { systemActor, transactionAs } from "../lib/actor.ts";
 
 import { getManifest } from "../lib/islands/manifest.ts";
 import { benchDeals } from "./bench_deals.ts";
+import { runFaultScenario } from "./faults/scenario.ts";
 import { createSessionCache, followSessionNotices } from "../lib/auth/session_cache.ts";
 import { benchPages, findDemoDeals } from "./bench_pages.ts";
 import { benchSessions } from "./bench_sessions.ts";
 import { benchChat } from "./bench_chat.ts";
+import { benchGrowth } from "./bench_growth.ts";
 import { openPaymentProvider } from "../lib/payments/open.ts";
+import { setLineTarget } from "../lib/log/lines.ts";
+import type { AppEnv } from "../lib/http/context.ts";
+import { benchMetrics } from "./bench_metrics.ts";
 
 const PAGE = "/ville/paris";
 const ISLAND_PAGE = "/login";
@@ -522,7 +541,7 @@ async function pgliteSetup(): Promise<Setup> {
   await seedDemoData(db);
   // The bare handler gets its own PGlite with the same schema and data: the app's adapter hides its
   // instance, and the bare side must use the driver's API directly.
-  const pg = await PGlite.create("memory://");
+  const pg = await PGlite.create("memory://", { extensions: { pg_trgm } });
   const bareDb: Database = {
     kind: "pglite",
     transaction: (claims, fn) =>
@@ -562,7 +581,7 @@ async function pgliteSetup(): Promise<Setup> {
 }
 
 async function postgresSetup(adminUrl: string): Promise<Setup> {
-  const name = `bench_${Date.now().toString(36)}`;
+  const name = `${Deno.env.get("BENCH_DB_PREFIX") ?? "bench"}_${Date.now().toString(36)}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database "${name}"`);
   const url = withDatabase(adminUrl, name);
@@ -595,7 +614,92 @@ async function postgresSetup(adminUrl: string): Promise<Setup> {
   };
 }
 
-async function benchDatabase(setup: Setup, opts: LoadOptions, servers: Deno.HttpServer[]): Promise<Row[]> {
+/** GET /api/user/get on the app with and without the request metrics and lines, loaded in turn (off,
+ * on, off, on) so that a change of the machine's load hits both sides; prints the overhead by req/s and
+ * by the server's CPU time per request. */
+async function observationOverhead(
+  observed: string,
+  plain: string,
+  expectedBytes: number,
+  opts: LoadOptions,
+  cookie: string,
+): Promise<void> {
+  const request = { cookie, accept: "application/json" };
+  const sum = { on: { requests: 0, seconds: 0, cpu: 0 }, off: { requests: 0, seconds: 0, cpu: 0 } };
+  const problems: string[] = [];
+  for (let round = 0; round < 2; round++) {
+    for (const [side, origin] of [["off", plain], ["on", observed]] as const) {
+      const r = await load(origin + "/api/user/get", expectedBytes, opts, request);
+      sum[side].requests += r.requests;
+      sum[side].seconds += r.seconds;
+      sum[side].cpu += r.serverCpuPercent / 100 * r.seconds * 1000;
+      if (r.errors) problems.push(`${side}: ${r.errors} wrong responses ${JSON.stringify(r.problems)}`);
+    }
+  }
+  const rps = (side: "on" | "off") => sum[side].requests / sum[side].seconds;
+  const cpuPerRequest = (side: "on" | "off") => sum[side].cpu / sum[side].requests;
+  const byRps = (rps("off") / rps("on") - 1) * 100;
+  const byCpu = (cpuPerRequest("on") / cpuPerRequest("off") - 1) * 100;
+  const verdict = (value: number) => (value < 5 ? "met" : "NOT met");
+  console.log(`\nRequest metrics and JSON request lines on GET /api/user/get (2 rounds of off, on)`);
+  for (const side of ["off", "on"] as const) {
+    console.log(
+      `  observation ${side.padEnd(4)} ${String(sum[side].requests).padStart(8)} requests ${
+        rps(side).toFixed(0).padStart(7)
+      } req/s ${cpuPerRequest(side).toFixed(3).padStart(8)} server ms/req`,
+    );
+  }
+  console.log(`  overhead by req/s:          ${byRps.toFixed(1)} %   target < 5 %: ${verdict(byRps)}`);
+  console.log(`  overhead by server ms/req:  ${byCpu.toFixed(1)} %   target < 5 %: ${verdict(byCpu)}`);
+  for (const problem of problems) console.log(`  warning: ${problem}`);
+}
+
+/** The same comparison without the network, less at the mercy of a busy machine: GET /api/user/get
+ * through each app's fetch(), one request at a time, in 40 alternating rounds of 200; the CPU time of a
+ * request is each side's median round. */
+type AppFetch = Hono<AppEnv>;
+
+async function inProcessOverhead(observed: AppFetch, plain: AppFetch, cookie: string): Promise<void> {
+  const env = { remoteAddr: { hostname: "127.0.0.1", port: 40000, transport: "tcp" } };
+  const round = async (app: AppFetch, count: number) => {
+    const cpu0 = cpuMs();
+    for (let i = 0; i < count; i++) {
+      const request = new Request("http://127.0.0.1/api/user/get", {
+        headers: { cookie, accept: "application/json" },
+      });
+      const res = await app.fetch(request, env);
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`/api/user/get in process: HTTP ${res.status}`);
+    }
+    return (cpuMs() - cpu0) / count;
+  };
+  await round(plain, 1000);
+  await round(observed, 1000);
+  const rounds = { on: [] as number[], off: [] as number[] };
+  for (let i = 0; i < 40; i++) {
+    // Each side goes first every other round: neither always pays the other's garbage.
+    if (i % 2) rounds.on.push(await round(observed, 200));
+    rounds.off.push(await round(plain, 200));
+    if (!(i % 2)) rounds.on.push(await round(observed, 200));
+  }
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const on = median(rounds.on);
+  const off = median(rounds.off);
+  const overhead = (on / off - 1) * 100;
+  console.log(
+    `  in process, one at a time:  off ${off.toFixed(3)} ms/req, on ${on.toFixed(3)} ms/req of CPU: ` +
+      `${overhead.toFixed(1)} % (+${((on - off) * 1000).toFixed(0)} µs)   target < 5 %: ${
+        overhead < 5 ? "met" : "NOT met"
+      }`,
+  );
+}
+
+async function benchDatabase(
+  setup: Setup,
+  opts: LoadOptions,
+  servers: Deno.HttpServer[],
+  parts: { main: boolean; obs: boolean } = { main: true, obs: false },
+): Promise<Row[]> {
   const serve = (handler: (req: Request) => Response | Promise<Response>) => {
     const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, handler);
     servers.push(server);
@@ -603,8 +707,8 @@ async function benchDatabase(setup: Setup, opts: LoadOptions, servers: Deno.Http
   };
   Deno.env.delete("APP_ENV");
   const stops: (() => Promise<void>)[] = [];
-  const makeApp = async (pageCache: boolean, db = setup.db) => {
-    const config = { ...loadConfig(), pageCache };
+  const makeApp = async (pageCache: boolean, db = setup.db, observeRequests = true) => {
+    const config = { ...loadConfig(), pageCache, observeRequests };
     const logger = createLogger(db, { quiet: true });
     // As main.ts runs it: resolved sessions kept a few seconds, dropped on the database's notices.
     const sessions = createSessionCache({ ttlMs: config.sessionCacheSeconds * 1000 });
@@ -620,7 +724,8 @@ async function benchDatabase(setup: Setup, opts: LoadOptions, servers: Deno.Http
     });
   };
   const cached = serve((await makeApp(true)).fetch);
-  const uncached = serve((await makeApp(false)).fetch);
+  const uncachedApp = await makeApp(false);
+  const uncached = serve(uncachedApp.fetch);
   const unprepared = setup.unprepared ? serve((await makeApp(false, setup.unprepared)).fetch) : null;
 
   // A logged-in customer: the cookie the browser would send.
@@ -661,6 +766,15 @@ async function benchDatabase(setup: Setup, opts: LoadOptions, servers: Deno.Http
 
   const bytes = (text: string) => new TextEncoder().encode(text).length;
   const rows: Row[] = [];
+  if (parts.obs) {
+    const plainApp = await makeApp(false, setup.db, false);
+    await observationOverhead(uncached, serve(plainApp.fetch), bytes(apiJson), opts, cookie);
+    await inProcessOverhead(uncachedApp, plainApp, cookie);
+  }
+  if (!parts.main) {
+    for (const stop of stops) await stop();
+    return rows;
+  }
   if (setup.kind === "pglite") {
     // The public page does not read the database when cached: measured once, on the embedded database.
     const bareRun = await load(bareOrigin + PAGE, bytes(publicHtml), opts);
@@ -760,22 +874,34 @@ async function main(): Promise<number> {
 
   const partsArg = Deno.args.find((a) => a.startsWith("--parts="))?.slice("--parts=".length);
   const parts = new Set(
-    partsArg ? partsArg.split(",") : ["pglite", "postgres", "deals", "pages", "sessions", "chat"],
+    partsArg
+      ? partsArg.split(",")
+      : ["pglite", "postgres", "obs", "deals", "pages", "sessions", "chat", "growth", "faults"],
   );
+  // The JSON request and job lines of every app below go to /dev/null, buffered and written as they
+  // would be to stdout, so that they cost what they cost without flooding the report.
+  setLineTarget(Deno.openSync("/dev/null", { write: true }));
+  // 'obs' alone runs the overhead part on each database without the other rows.
+  const main = parts.has("pglite") || parts.has("postgres");
+  const withObs = parts.has("obs");
   const servers: Deno.HttpServer[] = [];
   let scriptsOk = true;
   const setups = [
-    ...(parts.has("pglite") ? [pgliteSetup] : []),
-    ...(databaseUrl && parts.has("postgres") ? [() => postgresSetup(databaseUrl)] : []),
+    ...(parts.has("pglite") || (withObs && !main) ? [pgliteSetup] : []),
+    ...(databaseUrl && (parts.has("postgres") || (withObs && !main))
+      ? [() => postgresSetup(databaseUrl)]
+      : []),
   ];
   for (const make of setups) {
     const setup = await make();
     try {
-      const rows = await benchDatabase(setup, opts, servers);
-      printRows(
-        setup.kind === "pglite" ? "PGlite (embedded, in this process)" : "PostgreSQL 15 (127.0.0.1)",
-        rows,
-      );
+      const title = setup.kind === "pglite"
+        ? "PGlite (embedded, in this process)"
+        : "PostgreSQL 15 (127.0.0.1)";
+      if (withObs) console.log(`\n${title}`);
+      const rows = await benchDatabase(setup, opts, servers, { main, obs: withObs });
+      if (!main) continue;
+      printRows(title, rows);
       if (setup.kind === "pglite") scriptsOk = await reportJavaScript(servers);
       const logged = await transactionAs(
         setup.db,
@@ -791,6 +917,12 @@ async function main(): Promise<number> {
     }
   }
   if (!databaseUrl) console.log("\nPostgreSQL: not measured (DATABASE_URL not set)");
+  // The cost of a /metrics scrape's database part at 100,000 queue rows.
+  try {
+    if (withObs) await benchMetrics({ databaseUrl, log: (line) => console.log(line) });
+  } catch (error) {
+    console.error("\nThe metrics scrape benchmark could not run:", error);
+  }
   // The deals capability: the engine always, the admin list only with DATABASE_URL.
   try {
     if (parts.has("deals")) {
@@ -821,7 +953,41 @@ async function main(): Promise<number> {
   } catch (error) {
     console.error("\nThe chat benchmark could not run:", error);
   }
+  // Costs that grow with the data (scripts/bench_growth.ts): demo data, then 100 000 deals, 1 M log
+  // rows and a chat of 1 018 messages (PostgreSQL only, about three minutes).
+  try {
+    if (parts.has("growth")) await benchGrowth({ databaseUrl, log: (line) => console.log(line) });
+  } catch (error) {
+    console.error("\nThe growth benchmark could not run:", error);
+  }
+  // Database faults: two app processes behind a proxy, backends terminated, the network cut.
+  if (parts.has("faults")) {
+    if (databaseUrl) await benchFaults(databaseUrl);
+    else console.log("\nDatabase faults: not measured (DATABASE_URL not set)");
+  }
   return scriptsOk ? 0 : 1;
+}
+
+async function benchFaults(adminUrl: string) {
+  console.log(
+    "\nDatabase faults (2 instances, 8 bounded clients, backends terminated twice, network cut 15 s)",
+  );
+  const ports = (Deno.env.get("FAULTS_PORTS") ?? "18101,18102,18103").split(",").map(Number);
+  const { checks, figures } = await runFaultScenario({ adminUrl, ports: ports as [number, number, number] });
+  const cut = figures.cut;
+  console.log(`  time to /readyz 200 after the restore: ${figures.readyAfterMs.join(" ms, ")} ms`);
+  console.log(
+    `  during the cut: ${cut.requests} requests, ${cut.refused503} refused (503 + Retry-After), ` +
+      `${cut.other} otherwise; slowest answer ${cut.maxMs} ms, ${cut.over2s} over 2 s; ` +
+      `${cut.waiting} waiting over 2 s when the network came back`,
+  );
+  console.log(`  whole run: ${figures.requests} requests, ${figures.errors500} answered 500`);
+  console.log(
+    `  SIGTERM to exit: ${figures.shutdownMs.join(" ms, ")} ms (the second during a slow SMTP send)`,
+  );
+  const failed = checks.filter((c) => !c.ok);
+  console.log(`  checks: ${checks.length - failed.length} passed, ${failed.length} failed`);
+  for (const c of failed) console.log(`    FAIL ${c.name} (${c.detail})`);
 }
 
 /** JavaScript shipped: /ville/paris (anonymous, no island) must have none; /login (one island). */

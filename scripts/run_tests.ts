@@ -3,8 +3,9 @@
 //  2. unit and in-process HTTP tests (deno test) on the embedded PGlite;
 //  3. when DATABASE_URL is set: the HTTP tests again on a fresh PostgreSQL database shaped like a hosted
 //     one (the app migrates and runs as a non-superuser owner; dropped after), the pgTAP policy tests,
-//     the pg_cron check on DATABASE_URL's own database, and the container image's check (its build
-//     script on a copy, its CMD started in production mode, stopped by SIGTERM);
+//     the pg_cron check on DATABASE_URL's own database, the database fault test (scripts/faults.ts), and
+//     the container image's check (its build script on a copy, its CMD started in production mode,
+//     stopped by SIGTERM);
 //  4. browser tests (Playwright with Debian's /usr/bin/chromium).
 import { runPgTap } from "./pgtap.ts";
 import { checkPgCron } from "./cron_check.ts";
@@ -118,6 +119,18 @@ if (databaseUrl && wanted("image")) {
     match
       ? { step: "image (build script, start, stop)", passed: Number(match[1]), failed: Number(match[2]) }
       : { step: "image (build script, start, stop)", passed: 0, failed: 1, note: "no report" },
+  );
+}
+
+// Database faults: two app processes behind a TCP proxy, backends terminated, the network cut for 15 s
+// (scripts/faults/scenario.ts, about 50 s). On its own fresh database; prints `N passed, M failed`.
+if (databaseUrl && wanted("faults")) {
+  const result = await deno(["run", "-A", "scripts/faults.ts"]);
+  const match = /^(\d+) passed, (\d+) failed$/m.exec(result.out);
+  outcomes.push(
+    match
+      ? { step: "faults", passed: Number(match[1]), failed: Number(match[2]) || (result.code === 0 ? 0 : 1) }
+      : { step: "faults", passed: 0, failed: 1, note: "the fault test did not report" },
   );
 }
 

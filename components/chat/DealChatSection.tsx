@@ -16,7 +16,10 @@ export function DealChatSection(
   if (chat) {
     return (
       <div id={CHAT_ANCHOR} class="scroll-mt-4">
-        <Island component={DealChat} props={{ dealId, viewer: chat.viewer, messages: chat.messages }} />
+        <Island
+          component={DealChat}
+          props={{ dealId, viewer: chat.viewer, messages: chat.messages, hasOlder: chat.hasOlder }}
+        />
       </div>
     );
   }

@@ -7,6 +7,7 @@ import { dateTimeFr, euros, isoDateFr } from "../../lib/deals/format.ts";
 import { EmptyState, PageTitle } from "../dashboard/parts.tsx";
 import { StatusChip } from "../deals/StatusChip.tsx";
 import { DownloadIcon } from "../deals/show/ui.tsx";
+import { PageLinks } from "../ui/PageLinks.tsx";
 
 /** A row of customerDeals() (lib/deals/use_cases/customer_deals.ts). */
 export interface CustomerDealRow {
@@ -132,11 +133,22 @@ function Field({ label, children }: { label: string; children: ComponentChildren
   );
 }
 
-export function CustomerDealsPage({ deals }: { deals: CustomerDealRow[] }) {
+/** One page of 'Mes devis' (lib/deals/use_cases/customer_deals.ts customerDeals). */
+export interface CustomerDealsPageData {
+  items: CustomerDealRow[];
+  total: number;
+  page: number;
+  perPage: number;
+}
+
+export const CUSTOMER_DEALS_PATH = "/dashboard/client/devis";
+
+export function CustomerDealsPage({ list }: { list: CustomerDealsPageData }) {
+  const deals = list.items;
   return (
     <>
       <PageTitle>Mes devis</PageTitle>
-      {deals.length === 0
+      {list.total === 0
         ? (
           <EmptyState>
             Aucun devis pour l'instant.{" "}
@@ -203,6 +215,14 @@ export function CustomerDealsPage({ deals }: { deals: CustomerDealRow[] }) {
                 </li>
               ))}
             </ul>
+            {deals.length === 0 && <EmptyState>Aucun devis sur cette page.</EmptyState>}
+            <PageLinks
+              page={list.page}
+              total={list.total}
+              perPage={list.perPage}
+              href={(page) => `${CUSTOMER_DEALS_PATH}?page=${page}`}
+              label="Pages des devis"
+            />
           </>
         )}
     </>
@@ -317,7 +337,7 @@ export function CustomerPaymentsPage({ payments }: { payments: CustomerPaymentRo
 }
 
 /** A request is 'en cours' until its quote is paid in full, won or refused. */
-const OPEN_STATUSES: DealStatus[] = [
+export const OPEN_STATUSES: DealStatus[] = [
   "start",
   "new",
   "pending",
@@ -327,8 +347,9 @@ const OPEN_STATUSES: DealStatus[] = [
   "pay_partial",
 ];
 
-export function OpenRequestsPage({ deals }: { deals: CustomerDealRow[] }) {
-  const open = deals.filter((d) => OPEN_STATUSES.includes(d.status));
+/** The landing page: one page (25) of the requests in progress (the list reads only those). */
+export function OpenRequestsPage({ list }: { list: CustomerDealsPageData }) {
+  const open = list.items;
   return (
     <>
       <PageTitle>Mes demandes de devis en cours</PageTitle>
@@ -365,6 +386,13 @@ export function OpenRequestsPage({ deals }: { deals: CustomerDealRow[] }) {
             ))}
           </ul>
         )}
+      <PageLinks
+        page={list.page}
+        total={list.total}
+        perPage={list.perPage}
+        href={(page) => `/dashboard/demandes-en-cours?page=${page}`}
+        label="Pages des demandes en cours"
+      />
       <p class="mt-6 flex flex-wrap gap-3 text-sm">
         <a href="/dashboard/client/devis" class="font-semibold text-brand-700 hover:underline">
           Tous mes devis

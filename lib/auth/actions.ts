@@ -67,6 +67,7 @@ import {
   TOO_MANY_RESETS_MESSAGE,
 } from "./policy.ts";
 import { enforceLimit } from "../limits/limiter.ts";
+import { countRefusal } from "../metrics/registry.ts";
 
 const AUTH = systemActor("auth");
 
@@ -214,6 +215,7 @@ export async function login(
       ip: client.ip,
       counter: refusal,
     });
+    countRefusal(refusal === "account" ? "login-account" : "login-lock");
     throw new AppError(
       "too_many_requests",
       refusal === "account" ? ACCOUNT_UNDER_ATTACK_MESSAGE : TOO_MANY_LOGINS_MESSAGE,

@@ -12,6 +12,7 @@ import { statementAs, systemActor, type UserActor } from "../actor.ts";
 import type { Database } from "../db/database.ts";
 import { SESSION_CHANNEL } from "../auth/session_cache.ts";
 import { type ChatMessage, PAGE_SIZE } from "./rules.ts";
+import { chatStreamClosed, chatStreamOpened } from "../metrics/registry.ts";
 
 export const CHAT_CHANNEL = "app_chat";
 
@@ -173,9 +174,11 @@ export async function startChatHub(
       if (!state) deals.set(sub.dealId, state = { subs: new Set(), fetching: null, dirty: false });
       state.subs.add(sub);
       size++;
+      chatStreamOpened();
       return () => {
         if (!state.subs.delete(sub)) return;
         size--;
+        chatStreamClosed();
         if (!state.subs.size && deals.get(sub.dealId) === state) deals.delete(sub.dealId);
       };
     },

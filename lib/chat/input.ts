@@ -16,7 +16,7 @@ const id = z.union([z.string(), z.number()]).transform((v, ctx) => {
 const afterId = z.union([z.string(), z.number()]).transform((v, ctx) => {
   const text = String(v);
   if (!/^(0|[1-9]\d{0,17})$/.test(text) || !Number.isSafeInteger(Number(text))) {
-    ctx.addIssue({ code: "custom", message: "Le curseur de reprise est invalide." });
+    ctx.addIssue({ code: "custom", message: CHAT_MESSAGES.badCursor });
     return z.NEVER;
   }
   return Number(text);
@@ -30,6 +30,7 @@ const thread = {
 export const threadQuery = z.object({
   ...thread,
   after: afterId.optional(),
+  before: afterId.optional(),
 });
 
 export const postBody = z.object({
@@ -47,12 +48,18 @@ export function parseRead(input: Record<string, unknown>): { dealId: number; thr
 
 export interface ThreadInput {
   dealId: number;
+  /** Entries after this id (a catch-up), oldest first. */
   after: number | null;
+  /** The page of entries before this id ('Messages précédents'); without either, the latest page. */
+  before?: number | null;
 }
 
 export function parseThread(input: Record<string, unknown>): ThreadInput {
   const parsed = parseInput(threadQuery, input, CHAT_MESSAGES.badEntity);
-  return { dealId: parsed.entityId, after: parsed.after ?? null };
+  if (parsed.after !== undefined && parsed.before !== undefined) {
+    throw new AppError("validation", CHAT_MESSAGES.bothCursors, { before: CHAT_MESSAGES.bothCursors });
+  }
+  return { dealId: parsed.entityId, after: parsed.after ?? null, before: parsed.before ?? null };
 }
 
 export function parsePost(input: Record<string, unknown>): { dealId: number; text: string } {

@@ -11,8 +11,10 @@ export const CHAT_CARD_WIDTH = 400;
 export const MESSAGES_PER_MINUTE = 20;
 /** The unread digest goes out when the oldest unread message is this old (minutes). */
 export const DIGEST_DELAY_MINUTES = 15;
-/** Messages a page load or a catch-up returns at most. */
+/** Messages a catch-up (after an id) returns at most. */
 export const PAGE_SIZE = 200;
+/** Messages the chat opens on (the latest), and each 'Messages précédents' adds before them. */
+export const HISTORY_PAGE_SIZE = 50;
 
 export type ChatEntryType = "message" | "notification";
 
@@ -52,6 +54,11 @@ export const CHAT_MESSAGES = {
   ended: "Vous n'avez plus accès à ce chat.",
   reconnecting: "Connexion au chat perdue, reconnexion…",
   notificationAuthor: "Notification",
+  older: "Messages précédents",
+  olderLoading: "Chargement…",
+  olderError: "Les messages précédents n'ont pas pu être chargés. Réessayez.",
+  badCursor: "Le curseur de reprise est invalide.",
+  bothCursors: "Indiquez soit after, soit before, pas les deux.",
 } as const;
 
 /** Why a text cannot be sent, or null (the database refuses the same). */
@@ -103,6 +110,11 @@ export function mergeMessages(current: ChatMessage[], incoming: ChatMessage[]): 
   const byId = new Map(current.map((m) => [m.id, m]));
   for (const m of incoming) byId.set(m.id, m);
   return [...byId.values()].sort((a, b) => a.id - b.id);
+}
+
+/** The API address of the entries before `before` (the 'Messages précédents' button). */
+export function olderUrl(dealId: number, before: number): string {
+  return `/api/chat/messages?entityId=${dealId}&entityType=${CHAT_ENTITY_TYPE}&before=${before}`;
 }
 
 /** The stream's address for a deal, after the last entry the client holds. */

@@ -10,6 +10,8 @@ const SELECT_AFTER = `select ${COLUMNS} from public.chat_messages
   where deal_id = $1 and id > $2 order by id limit $3`;
 const SELECT_LATEST = `select * from (select ${COLUMNS} from public.chat_messages
   where deal_id = $1 order by id desc limit $2) m order by id`;
+const SELECT_BEFORE = `select * from (select ${COLUMNS} from public.chat_messages
+  where deal_id = $1 and id < $2 order by id desc limit $3) m order by id`;
 
 /** May the transaction's user read (and write in) the deal's chat? (RLS says the same.) */
 export async function canReadChat(tx: Tx, dealId: number): Promise<boolean> {
@@ -17,16 +19,17 @@ export async function canReadChat(tx: Tx, dealId: number): Promise<boolean> {
   return row.ok === true;
 }
 
-/** Entries after `after` (oldest first), or the latest `limit` when `after` is null. */
+/** Entries after `after` (oldest first), or the latest `limit` before `before` (the latest of all
+ * when both are null), oldest first. Each reads the (deal_id, id) index from its cursor. */
 export function messagesOf(
   tx: Tx,
   dealId: number,
-  after: number | null,
+  cursor: { after: number | null; before?: number | null },
   limit: number,
 ): Promise<ChatMessage[]> {
-  return after === null
-    ? tx.query<ChatMessage>(SELECT_LATEST, [dealId, limit])
-    : tx.query<ChatMessage>(SELECT_AFTER, [dealId, after, limit]);
+  if (cursor.after !== null) return tx.query<ChatMessage>(SELECT_AFTER, [dealId, cursor.after, limit]);
+  if (cursor.before != null) return tx.query<ChatMessage>(SELECT_BEFORE, [dealId, cursor.before, limit]);
+  return tx.query<ChatMessage>(SELECT_LATEST, [dealId, limit]);
 }
 
 export async function insertMessage(

@@ -37,6 +37,13 @@ export interface Tx {
   query<T = Row>(text: string, params?: unknown[], options?: QueryOptions): Promise<T[]>;
 }
 
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+  errors: number;
+}
+
 export interface Database {
   readonly kind: "pglite" | "postgres";
   /** One transaction under `claims`. On PostgreSQL, BEGIN and the claims travel with the first query
@@ -53,6 +60,9 @@ export interface Database {
     onMessage: (payload: string) => void,
     onListening?: () => void,
   ): Promise<() => Promise<void>>;
+  /** Pool figures for /metrics: connections in the pool (its size on PostgreSQL), those not lent out,
+   * callers waiting for one, and the connection/database errors (lib/db/unavailable.ts) since start. */
+  stats?(): PoolStats;
   /** Runs a multi-statement script in one transaction as the connection's owner (migrations, seed). */
   execScript(script: string, guard?: (tx: Tx) => Promise<boolean>): Promise<boolean>;
   close(): Promise<void>;

@@ -2,6 +2,8 @@
 // folder. Only one process may open a folder: a second one would see only its own writes and lose
 // some of them on restart, so it is refused (see folder_lock.ts).
 import { PGlite } from "@electric-sql/pglite";
+// pg_trgm: the admin deals search's trigram index (migration 20261128006000_growth_indexes.sql).
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import {
   type Claims,
   CLAIMS_SQL,
@@ -26,6 +28,7 @@ export async function openPglite(dataDir: string): Promise<Database> {
   let pg: PGlite;
   try {
     pg = await PGlite.create(dataDir, {
+      extensions: { pg_trgm },
       parsers: {
         [OID.int8]: parseInt8,
         [OID.date]: parseDate,
@@ -43,17 +46,26 @@ export async function openPglite(dataDir: string): Promise<Database> {
   const wrap = (t: { query: PGlite["query"] }): Tx =>
     makeTx(async <T>(text: string, params: unknown[]) => (await t.query<T>(text, params)).rows);
 
-  const transaction = <T>(claims: Claims, fn: (tx: Tx) => Promise<T>): Promise<T> =>
-    pg.transaction(async (t) => {
-      await t.query(CLAIMS_SQL, claimsParams(claims));
-      return await fn(wrap(t));
-    });
+  // One connection, in this process: a transaction waits for the one before it (stats()).
+  let active = 0;
+  const transaction = async <T>(claims: Claims, fn: (tx: Tx) => Promise<T>): Promise<T> => {
+    active++;
+    try {
+      return await pg.transaction(async (t) => {
+        await t.query(CLAIMS_SQL, claimsParams(claims));
+        return await fn(wrap(t));
+      });
+    } finally {
+      active--;
+    }
+  };
 
   return {
     kind: "pglite",
     transaction,
     statement: <T>(claims: Claims, text: string, params: unknown[] = []) =>
       transaction(claims, (tx) => tx.query<T>(text, params)),
+    stats: () => ({ total: 1, idle: active ? 0 : 1, waiting: Math.max(0, active - 1), errors: 0 }),
     execScript(script: string, guard?: (tx: Tx) => Promise<boolean>): Promise<boolean> {
       return pg.transaction(async (t) => {
         if (guard && !(await guard(wrap(t)))) return false;

@@ -1,7 +1,6 @@
 import postgres from "postgres";
 import {
   type Claims,
-  CLAIMS_SQL,
   claimsParams,
   type Database,
   makeTx,
@@ -12,6 +11,8 @@ import {
   type QueryOptions,
   type Tx,
 } from "./database.ts";
+import { DatabaseUnavailable, isDatabaseUnavailable } from "./unavailable.ts";
+import { createListening } from "./postgres_listen.ts";
 
 // deno-lint-ignore no-explicit-any
 type Sql = any;
@@ -29,7 +30,37 @@ export interface PostgresOptions {
   /** Where LISTEN connects (DATABASE_LISTEN_URL): a direct or session-mode connection when `url` goes
    * through a transaction-mode pooler, which cannot keep a LISTEN. Default: `url`. */
   listenUrl?: string;
+  /** Deadlines of every call (default DEFAULT_DEADLINES; DATABASE_*_TIMEOUT_MS, lib/config.ts). */
+  deadlines?: Partial<DatabaseDeadlines>;
+  /** Told each time a LISTEN channel's connection is lost (`false`) or subscribed again (`true`). */
+  onListenState?: (channel: string, up: boolean) => void;
 }
+
+/** Every database call ends in time (ms): opening a connection, waiting for a pooled one, one
+ * statement on the server (statement_timeout), a transaction its client left idle
+ * (idle_in_transaction_session_timeout). */
+export interface DatabaseDeadlines {
+  connectMs: number;
+  acquireMs: number;
+  statementMs: number;
+  idleInTransactionMs: number;
+}
+
+/** When the caller gives none. The app passes its configuration's (lib/config.ts: acquiring 1.5 s, so
+ * that a request fails within 2 s when the database is away); scripts and tests open small pools for
+ * bursts of concurrent calls, which should wait for a connection rather than be shed. */
+export const DEFAULT_DEADLINES: DatabaseDeadlines = {
+  connectMs: 5000,
+  acquireMs: 30_000,
+  statementMs: 15000,
+  idleInTransactionMs: 30000,
+};
+
+/** The claims and the transaction's server-side deadlines, set locally: one statement of the pipelined
+ * preamble (no extra round trip), nothing in the startup packet (a pooler may refuse it). */
+export const PG_CLAIMS_SQL =
+  "select set_config('role', $1, true), set_config('request.jwt.claims', $2, true), " +
+  "set_config('statement_timeout', $3, true), set_config('idle_in_transaction_session_timeout', $4, true)";
 
 /** The app has about 200 fixed statements; past this, new texts are assumed to be built at run time. */
 const MAX_PREPARED_TEXTS = 500;
@@ -42,9 +73,14 @@ const MAX_PREPARED_TEXTS = 500;
 // changes, and the claims are read at execution time (auth.uid()), never frozen in a plan.
 // Statements without parameters use the simple protocol (one message, several statements allowed),
 // as before: only the statements with parameters are prepared.
+//
+// Faults (ARCHITECTURE.md "Database faults, health and shutdown"): postgres.js 3.4.9 is patched at
+// install (patches/postgres+3.4.9.patch); every call has a deadline; connection failures are counted
+// and classified by lib/db/unavailable.ts (503 at the HTTP edge).
 export function openPostgres(url: string, options: PostgresOptions = {}): Database {
   const prepareAll = options.prepare ?? true;
   const maxPreparedTexts = options.maxPreparedTexts ?? MAX_PREPARED_TEXTS;
+  const deadlines = { ...DEFAULT_DEADLINES, ...options.deadlines };
   const preparedTexts = new Set<string>();
   /** The options of one statement: prepared unless turned off (setting or caller) or over the budget.
    * Without parameters postgres.js uses the simple protocol, which prepares nothing. */
@@ -56,72 +92,113 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
     }
     return { prepare: true };
   };
-  const claimsOptions = queryOptions(CLAIMS_SQL, claimsParams({ role: "anon" }));
-  const sql = postgres(url, {
-    max: options.max ?? 10,
+  const preamble = (claims: Claims) => [
+    ...claimsParams(claims),
+    String(deadlines.statementMs),
+    String(deadlines.idleInTransactionMs),
+  ];
+  const claimsOptions = queryOptions(PG_CLAIMS_SQL, preamble({ role: "anon" }));
+  const common = {
     // Also the driver's own statements (its array types lookup when a connection opens).
     prepare: prepareAll,
     onnotice: () => {},
-    // The same values as PGlite (see database.ts). Array types follow their element's parser.
-    types: {
-      // JSON text is sent as it is (like PGlite does); only objects are encoded. postgres.js would
-      // otherwise encode a string again for a jsonb parameter and store a JSON string.
-      json: {
-        to: 114,
-        from: [114, 3802],
-        serialize: (x: unknown) => (typeof x === "string" ? x : JSON.stringify(x)),
-        parse: (x: string) => JSON.parse(x),
-      },
-      int8: { to: OID.int8, from: [OID.int8], serialize: (x: number) => String(x), parse: parseInt8 },
-      day: { to: OID.date, from: [OID.date], serialize: (x: string) => x, parse: parseDate },
-      timestamp: {
-        to: 1184,
-        from: [OID.timestamp],
-        serialize: (x: Date) => (x instanceof Date ? x : new Date(x)).toISOString(),
-        parse: parseTimestamp,
-      },
-    },
-  });
-  // LISTEN holds one connection of its own for as long as the app runs (postgres.js opens it apart from
-  // the pool); on another URL it gets a client of its own, never used for queries.
-  const listener: Sql = options.listenUrl
-    ? postgres(options.listenUrl, { max: 1, prepare: false, onnotice: () => {} })
-    : sql;
+    types: TYPES,
+    connect_timeout: deadlines.connectMs / 1000,
+    // A connection whose peer vanished without a word is found within ~20 s.
+    keep_alive: 10,
+    // postgres.js waits before opening again after failures, 3^n/100 s up to 20 s: after an outage the
+    // pool would stay shut that long. Here at most 0.5 s.
+    backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 0.5),
+  };
+  const sql = postgres(url, { ...common, max: options.max ?? 10 });
   const wrap = (t: Sql): Tx =>
     makeTx(async <T>(text: string, params: unknown[], options: QueryOptions) =>
       (await t.unsafe(text, params, queryOptions(text, params, options))) as T[]
     );
+  // LISTEN holds one connection of its own for as long as the app runs, apart from the pool; on
+  // DATABASE_LISTEN_URL when the pool goes through a transaction-mode pooler.
+  const listening = createListening(
+    (onNotify, onClose) =>
+      postgres(options.listenUrl ?? url, {
+        ...common,
+        max: 1,
+        idle_timeout: 0,
+        max_lifetime: 0,
+        fetch_types: false,
+        onnotify: onNotify,
+        onclose: onClose,
+      } as Sql),
+    { attemptMs: deadlines.connectMs + deadlines.acquireMs, onState: options.onListenState },
+  );
 
   // postgres.js still opens connections for reserve() after end(): a closed Database must refuse work
   // rather than leak connections (and answer for a database its owner has let go).
   let closed = false;
-  const reserve = async (): Promise<Sql> => {
-    if (closed) throw new Error("Database closed");
-    return await sql.reserve();
+  let lent = 0;
+  let waiting = 0;
+  let errors = 0;
+  const counted = (error: unknown) => {
+    if (isDatabaseUnavailable(error)) errors++;
+    return error;
+  };
+
+  /** A pooled connection within `acquireMs` (postgres.js has no such deadline: one that arrives
+   * after it is handed back at once). */
+  const reserve = (): Promise<Sql> => {
+    if (closed) return Promise.reject(new DatabaseUnavailable("DATABASE_CLOSED", "Database closed"));
+    waiting++;
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const timer = setTimeout(() => {
+        settled = true;
+        waiting--;
+        reject(
+          counted(new DatabaseUnavailable("POOL_TIMEOUT", `No connection within ${deadlines.acquireMs} ms`)),
+        );
+      }, deadlines.acquireMs);
+      sql.reserve().then((conn: Sql) => {
+        if (settled) return conn.release();
+        settled = true;
+        clearTimeout(timer);
+        waiting--;
+        lent++;
+        resolve(conn);
+      }, (error: unknown) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        waiting--;
+        reject(counted(error));
+      });
+    });
+  };
+  const release = (conn: Sql) => {
+    lent--;
+    conn.release();
   };
 
   /** BEGIN and the claims are sent without waiting: they reach the server with the first query. */
   async function transaction<T>(claims: Claims, fn: (tx: Tx) => Promise<T>): Promise<T> {
     const conn: Sql = await reserve();
-    const preamble = [
+    const started = [
       conn.unsafe("begin").execute(),
-      conn.unsafe(CLAIMS_SQL, claimsParams(claims), claimsOptions).execute(),
+      conn.unsafe(PG_CLAIMS_SQL, preamble(claims), claimsOptions).execute(),
     ];
-    const preambleDone = Promise.allSettled(preamble);
+    const startedDone = Promise.allSettled(started);
     try {
       const result = await fn(wrap(conn));
-      await Promise.all(preamble);
+      await Promise.all(started);
       await conn.unsafe("commit");
       return result;
     } catch (error) {
       // The first failure is the real cause: a failed preamble makes every later query fail too.
-      const failed = (await preambleDone).find((r) => r.status === "rejected") as
+      const failed = (await startedDone).find((r) => r.status === "rejected") as
         | PromiseRejectedResult
         | undefined;
       await conn.unsafe("rollback").catch(() => {});
-      throw failed ? failed.reason : error;
+      throw counted(failed ? failed.reason : error);
     } finally {
-      conn.release();
+      release(conn);
     }
   }
 
@@ -137,7 +214,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
       const conn: Sql = await reserve();
       const queries = [
         conn.unsafe("begin").execute(),
-        conn.unsafe(CLAIMS_SQL, claimsParams(claims), claimsOptions).execute(),
+        conn.unsafe(PG_CLAIMS_SQL, preamble(claims), claimsOptions).execute(),
         conn.unsafe(text, params, queryOptions(text, params, options)).execute(),
         conn.unsafe("commit").execute(),
       ];
@@ -146,31 +223,52 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
         const failed = results.find((r) => r.status === "rejected") as PromiseRejectedResult | undefined;
         if (failed) {
           await conn.unsafe("rollback").catch(() => {});
-          throw failed.reason;
+          throw counted(failed.reason);
         }
         return (results[2] as PromiseFulfilledResult<T[]>).value;
       } finally {
-        conn.release();
+        release(conn);
       }
     },
+    stats: () => ({ total: options.max ?? 10, idle: (options.max ?? 10) - lent, waiting, errors }),
     async execScript(script: string, guard?: (tx: Tx) => Promise<boolean>): Promise<boolean> {
-      if (closed) throw new Error("Database closed");
+      if (closed) throw new DatabaseUnavailable("DATABASE_CLOSED", "Database closed");
       return await sql.begin(async (t: Sql) => {
+        // Migrations and seeds may take longer than a request's statement.
+        await t.unsafe("set local statement_timeout = 0");
         if (guard && !(await guard(wrap(t)))) return false;
         await t.unsafe(script);
         return true;
       }) as boolean;
     },
-    async listen(channel, onMessage, onListening) {
-      if (closed) throw new Error("Database closed");
-      const { unlisten } = await listener.listen(channel, onMessage, onListening);
-      return async () => {
-        await unlisten().catch(() => {});
-      };
+    listen(channel, onMessage, onListening) {
+      if (closed) return Promise.reject(new DatabaseUnavailable("DATABASE_CLOSED", "Database closed"));
+      return listening.listen(channel, onMessage, onListening);
     },
     async close() {
       closed = true;
-      await Promise.all([sql.end({ timeout: 5 }), listener === sql ? null : listener.end({ timeout: 5 })]);
+      await listening.close();
+      await sql.end({ timeout: 5 });
     },
   };
 }
+
+// The same values as PGlite (see database.ts). Array types follow their element's parser.
+const TYPES = {
+  // JSON text is sent as it is (like PGlite does); only objects are encoded. postgres.js would
+  // otherwise encode a string again for a jsonb parameter and store a JSON string.
+  json: {
+    to: 114,
+    from: [114, 3802],
+    serialize: (x: unknown) => (typeof x === "string" ? x : JSON.stringify(x)),
+    parse: (x: string) => JSON.parse(x),
+  },
+  int8: { to: OID.int8, from: [OID.int8], serialize: (x: number) => String(x), parse: parseInt8 },
+  day: { to: OID.date, from: [OID.date], serialize: (x: string) => x, parse: parseDate },
+  timestamp: {
+    to: 1184,
+    from: [OID.timestamp],
+    serialize: (x: Date) => (x instanceof Date ? x : new Date(x)).toISOString(),
+    parse: parseTimestamp,
+  },
+};

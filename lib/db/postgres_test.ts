@@ -4,8 +4,8 @@
 // one connection, so pg_prepared_statements lists what the app's own connection prepared.
 // Runs when DATABASE_URL is set (a throw-away database is created and dropped).
 import { assert, assertEquals, assertRejects } from "../../tests/support/assert.ts";
-import { openPostgres } from "./postgres.ts";
-import { type Claims, CLAIMS_SQL, type Database } from "./database.ts";
+import { openPostgres, PG_CLAIMS_SQL } from "./postgres.ts";
+import type { Claims, Database } from "./database.ts";
 import { migrate } from "./migrate.ts";
 import { seedDemoData } from "../seed/demo.ts";
 import { FIND_USER_SQL, updateUserFields } from "../accounts/store.ts";
@@ -62,7 +62,7 @@ Deno.test({
             await db.transaction(asUser(client), (tx) => tx.query(FIND_USER_SQL, [client]));
           }
           const statements = await prepared(db);
-          assertEquals(statements.filter((s) => s === CLAIMS_SQL).length, 1);
+          assertEquals(statements.filter((s) => s === PG_CLAIMS_SQL).length, 1);
           assertEquals(statements.filter((s) => s === FIND_USER_SQL).length, 1);
         } finally {
           await db.close();
@@ -161,7 +161,7 @@ Deno.test({
             // The claims statement and the first two texts (besides the driver's own type lookup).
             const ours = (await prepared(db)).filter((s) => !s.includes("pg_catalog.pg_type"));
             assertEquals(ours, [
-              CLAIMS_SQL,
+              PG_CLAIMS_SQL,
               "select $1::int + 1 as n",
               "select $1::int + 2 as n",
             ]);

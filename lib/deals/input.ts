@@ -167,11 +167,26 @@ export const refusalSchema = z.object({
   reason: text(64).pipe(z.string().min(1, "Veuillez choisir une raison de refus.")),
 });
 
+/** A list's page number in a query string: 1 to 100 000. */
+export const PAGE_INVALID = "Le numéro de page est invalide.";
+export const pageParam = z.union([z.string(), z.number()]).transform((v, ctx) => {
+  const text = String(v).trim();
+  if (!/^[1-9]\d{0,5}$/.test(text) || Number(text) > 100_000) {
+    ctx.addIssue({ code: "custom", message: PAGE_INVALID });
+    return z.NEVER;
+  }
+  return Number(text);
+});
+
+/** 'Mes devis' of a partner or a customer: 25 deals a page, newest first. */
+export const OWN_LIST_PAGE_SIZE = 25;
+export const ownListQuerySchema = z.object({ page: pageParam.optional() });
+
 export const listQuerySchema = z.object({
   search: text(100).optional().transform((s) => s ?? ""),
   from: z.string().refine(isIsoDate, "Date invalide.").optional(),
   to: z.string().refine(isIsoDate, "Date invalide.").optional(),
-  page: z.coerce.number().int().min(1).max(100000).optional(),
+  page: pageParam.optional(),
   perPage: z.coerce.number().int().min(1).max(100).optional(),
   sort: z.enum(["createdAt", "serviceDate", "totalHt", "id"]).optional(),
   direction: z.enum(["asc", "desc"]).optional(),

@@ -423,18 +423,45 @@ const SORT_COLUMNS: Record<AdminListQuery["sort"], string> = {
   id: "d.id",
 };
 
-/** One page of every deal (admins), with the total count, searched on the pre-computed text. */
-export async function listAllDeals(
-  tx: Tx,
-  query: AdminListQuery,
-): Promise<{ items: DealListItem[]; total: number }> {
+/** The list's order: the sort key then the id, in one direction. Only the service date may be null
+ * (those deals come last both ways); each order is an index of the deals (20261123000000_deals.sql
+ * deals_created_at_idx, 20261128006000_growth_indexes.sql), so a page reads its rows from the index. */
+function listOrder(query: AdminListQuery): string {
+  const direction = query.direction;
+  const nulls = query.sort === "serviceDate" ? " nulls last" : "";
+  return query.sort === "id"
+    ? `d.id ${direction}`
+    : `${SORT_COLUMNS[query.sort]} ${direction}${nulls}, d.id ${direction}`;
+}
+
+/** Search words shorter than a trigram: the trigram index cannot answer them. */
+const SHORT_WORD = 3;
+
+/** The admin list's search as public.admin_deal_search() takes it: `like` patterns and exact numbers. */
+export function adminSearchTerms(search: string): { patterns: string[]; numbers: string[] } {
+  const patterns: string[] = [];
+  const numbers: string[] = [];
+  // Every word of the search, in any order, accents and case ignored ('Perrin Élodie' finds Élodie
+  // Perrin); '%' and '_' are literal. Words of 3 characters or more are substrings of the search text,
+  // found through its trigram index (deal_contacts_search_trgm_idx); a number shorter than that is a
+  // deal number or a HubSpot id, matched exactly (primary key, deals_hubspot_id_idx); other short words
+  // are substrings too, which only the longer words' index narrows (alone, they read every contact).
+  for (const word of searchWords(search)) {
+    if (word.length < SHORT_WORD && /^\d+$/.test(word)) numbers.push(word);
+    else patterns.push(`%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  }
+  return { patterns, numbers };
+}
+
+/** The SQL of one page of the admin list: the page's ids in order, read from the sort's index, among
+ * the search's matches (public.admin_deal_search: ids only, for admins) when there is a search. */
+export function adminListPageSql(query: AdminListQuery): { text: string; params: unknown[] } {
+  const { patterns, numbers } = adminSearchTerms(query.search);
   const where: string[] = [];
   const params: unknown[] = [];
-  // Every word of the search, in any order, accents and case ignored ('Perrin Élodie' finds Élodie
-  // Perrin); '%' and '_' are literal.
-  for (const word of searchWords(query.search)) {
-    params.push(`%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    where.push(`c.search_text like $${params.length}`);
+  if (patterns.length || numbers.length) {
+    params.push(patterns, numbers);
+    where.push(`d.id in (select s.id from public.admin_deal_search($1::text[], $2::text[]) s)`);
   }
   if (query.from) {
     params.push(query.from);
@@ -444,57 +471,58 @@ export async function listAllDeals(
     params.push(query.to);
     where.push(`d.created_at < $${params.length}::date + 1`);
   }
-  const filter = where.length ? `where ${where.join(" and ")}` : "";
-  const direction = query.direction;
   params.push(query.perPage, (query.page - 1) * query.perPage);
-  // The matching deals are collected as (id, sort key) once, for both the page and the count; only the
-  // page's rows are then read in full (a window count over full rows made PostgreSQL sort every
-  // matching row with all its columns: twice slower at 10 000 deals, scripts/bench_deals.ts).
-  const rows = await tx.query<DealListItem & { total: number }>(
-    `with matching as materialized (
-       select d.id, ${SORT_COLUMNS[query.sort]} as k
-       from public.deals d join public.deal_contacts c on c.deal_id = d.id ${filter}
-     ), page as (
-       select id, k from matching order by k ${direction} nulls last, id ${direction}
-       limit $${params.length - 1} offset $${params.length}
-     ), paid as (
-       select p.deal_id, array_agg(distinct p.kind order by p.kind) as kinds
-       from public.deal_payments p where p.deal_id in (select id from page) and not p.overpayment
-       group by p.deal_id
-     )
-     select d.id, d.token, d.name, d.hubspot_id as "hubspotId", d.status, d.service_date as "serviceDate", d.guests,
-       d.event_type as "eventType", d.total_ht as "totalHt", d.created_at as "createdAt",
-       trim(c.firstname || ' ' || c.lastname) as "customerName", d.company_id as "companyId",
-       coalesce(p.name, nullif(trim(p.firstname || ' ' || p.lastname), '')) as "companyName",
-       d.deposit_amount as "depositAmount", d.total_amount_paid as "totalAmountPaid",
-       coalesce(paid.kinds, '{}') as "paidKinds", ${BILLING_FLAGS},
-       (select count(*) from matching) as total
-     from page join public.deals d on d.id = page.id join public.deal_contacts c on c.deal_id = d.id
-     left join public.users p on p.id = d.company_id left join paid on paid.deal_id = d.id
-     order by page.k ${direction} nulls last, page.id ${direction}`,
+  const filter = where.length ? `where ${where.join(" and ")}` : "";
+  return {
+    text: `select d.id from public.deals d ${filter}
+           order by ${listOrder(query)} limit $${params.length - 1} offset $${params.length}`,
     params,
-    // One text per number of search words, dates and sort: built at run time, never prepared (each
-    // connection would keep every search's text), and planned for its own values.
-    { prepare: false },
-  );
-  let total = rows[0]?.total ?? 0;
-  if (rows.length === 0 && query.page > 1) {
-    const [count] = await tx.query<{ total: number }>(
-      `select count(*)::int as total from public.deals d join public.deal_contacts c on c.deal_id = d.id ${filter}`,
-      params.slice(0, -2),
-      { prepare: false },
-    );
-    total = count.total;
-  }
-  return { items: rows.map(({ total: _t, ...item }) => item), total };
+  };
 }
 
-/** The kinds of payment each deal the caller may read received (its invoices menu: one invoice per
- * kind). Overpayments (refunded automatically) are not the deal's payments. */
-export function paidKindsByDeal(tx: Tx): Promise<{ dealId: number; kinds: string[] }[]> {
-  return tx<{ dealId: number; kinds: string[] }>`
-    select deal_id as "dealId", array_agg(distinct kind order by kind) as kinds
-    from public.deal_payments where not overpayment group by deal_id`;
+/** One page of every deal (admins), with the total count, searched on the pre-computed text. Every
+ * deal is listed, with its request's contact when it has one. */
+export async function listAllDeals(
+  tx: Tx,
+  query: AdminListQuery,
+): Promise<{ items: DealListItem[]; total: number }> {
+  const page = adminListPageSql(query);
+  // One text per search shape, dates and sort: built at run time, never prepared (each connection
+  // would keep every variant), and planned for its own values.
+  const ids = (await tx.query<{ id: number }>(page.text, page.params, { prepare: false })).map((r) => r.id);
+  const { patterns, numbers } = adminSearchTerms(query.search);
+  const [count] = await tx<{ total: number }>`
+    select public.admin_deal_count(${patterns}::text[], ${numbers}::text[], ${query.from}::date, ${query.to}::date)
+      as total`;
+  return { items: await listItemsById(tx, ids, LIST_ITEM_ADMIN), total: count.total };
+}
+
+/** The columns of a list item, with the customer's name as the reader may see it. */
+const LIST_ITEM_ADMIN =
+  `(select nullif(trim(c.firstname || ' ' || c.lastname), '') from public.deal_contacts c
+    where c.deal_id = d.id) as "customerName",
+  (select coalesce(p.name, nullif(trim(p.firstname || ' ' || p.lastname), '')) from public.users p
+    where p.id = d.company_id) as "companyName"`;
+const LIST_ITEM_OWN = `(select nullif(trim(pc.firstname || ' ' || pc.lastname), '')
+    from public.partner_deal_contact(d.id) pc) as "customerName",
+  (select co.name from public.deal_company(d.company_id) co) as "companyName"`;
+
+/** The list items of `ids` (one page) in the order of `ids`, as the caller may read them (RLS). The
+ * reader's columns are scalar subqueries: one page is 25 primary-key reads, whatever the table's size. */
+async function listItemsById(tx: Tx, ids: number[], names: string): Promise<DealListItem[]> {
+  if (ids.length === 0) return [];
+  const rows = await tx.query<DealListItem>(
+    `select d.id, d.token, d.name, d.hubspot_id as "hubspotId", d.status, d.service_date as "serviceDate", d.guests,
+       d.event_type as "eventType", d.total_ht as "totalHt", d.created_at as "createdAt", d.company_id as "companyId",
+       ${names},
+       d.deposit_amount as "depositAmount", d.total_amount_paid as "totalAmountPaid",
+       coalesce((select array_agg(distinct p.kind order by p.kind) from public.deal_payments p
+                 where p.deal_id = d.id and not p.overpayment), '{}') as "paidKinds", ${BILLING_FLAGS}
+     from public.deals d where d.id = any($1::bigint[])`,
+    [ids],
+  );
+  const byId = new Map(rows.map((r) => [Number(r.id), { ...r, customerName: r.customerName ?? "" }]));
+  return ids.flatMap((id) => byId.get(Number(id)) ?? []);
 }
 
 export interface CustomerPaymentRow {
@@ -522,23 +550,47 @@ export function customerPaymentRows(tx: Tx): Promise<CustomerPaymentRow[]> {
     order by p.paid_at desc`;
 }
 
-/** The deals RLS shows the caller, newest first: a partner's company's, or a customer's own. */
-export function listVisibleDeals(tx: Tx, limit = 500): Promise<DealListItem[]> {
-  return tx.query<DealListItem>(
-    `select d.id, d.token, d.name, d.hubspot_id as "hubspotId", d.status, d.service_date as "serviceDate", d.guests,
-      d.event_type as "eventType", d.total_ht as "totalHt", d.created_at as "createdAt",
-      coalesce(nullif(trim(pc.firstname || ' ' || pc.lastname), ''), '') as "customerName",
-      d.company_id as "companyId", co.name as "companyName",
-      d.deposit_amount as "depositAmount", d.total_amount_paid as "totalAmountPaid",
-      coalesce(pk.kinds, '{}') as "paidKinds", ${BILLING_FLAGS}
-    from public.deals d
-    left join lateral (select firstname, lastname from public.partner_deal_contact(d.id)) pc on true
-    left join lateral (select name from public.deal_company(d.company_id)) co on true
-    left join lateral (select array_agg(distinct p.kind order by p.kind) as kinds
-                       from public.deal_payments p where p.deal_id = d.id and not p.overpayment) pk on true
-    order by d.created_at desc, d.id desc limit $1`,
-    [limit],
+/** Whose deals a 'Mes devis' list reads: a partner's company's or a customer's own. RLS decides what
+ * is visible; the owner's column lets the list read its page and count from that column's index
+ * (deals_company_list_idx, deals_customer_list_idx: newest first, index-only) instead of every deal. */
+export interface VisibleDealsQuery {
+  owner: { column: "company_id" | "customer_id"; id: string };
+  limit: number;
+  offset: number;
+  /** Only these statuses (the customer's 'Mes demandes de devis en cours'). */
+  statuses?: readonly DealStatus[];
+}
+
+function visibleFilter(query: VisibleDealsQuery): { where: string; params: unknown[] } {
+  const params: unknown[] = [query.owner.id];
+  let where = `d.${query.owner.column === "company_id" ? "company_id" : "customer_id"} = $1`;
+  if (query.statuses) {
+    params.push(query.statuses);
+    where += ` and d.status = any($2::text[])`;
+  }
+  return { where, params };
+}
+
+/** One page of the deals RLS shows the caller among the owner's, newest first. */
+export async function listVisibleDeals(tx: Tx, query: VisibleDealsQuery): Promise<DealListItem[]> {
+  const { where, params } = visibleFilter(query);
+  params.push(query.limit, query.offset);
+  const ids = await tx.query<{ id: number }>(
+    `select d.id from public.deals d where ${where}
+     order by d.created_at desc, d.id desc limit $${params.length - 1} offset $${params.length}`,
+    params,
   );
+  return await listItemsById(tx, ids.map((r) => r.id), LIST_ITEM_OWN);
+}
+
+/** How many deals RLS shows the caller among the owner's (from the owner's index). */
+export async function countVisibleDeals(tx: Tx, query: Omit<VisibleDealsQuery, "limit" | "offset">) {
+  const { where, params } = visibleFilter({ ...query, limit: 0, offset: 0 });
+  const [row] = await tx.query<{ total: number }>(
+    `select count(*)::int as total from public.deals d where ${where}`,
+    params,
+  );
+  return row.total;
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -9,7 +9,8 @@ import { AppError } from "../errors.ts";
 export type { Deps };
 
 export type AppEnv = {
-  Variables: { deps: Deps; actor: Actor };
+  /** `requestId`: set by lib/http/observe.ts (absent when OBSERVE_REQUESTS=false). */
+  Variables: { deps: Deps; actor: Actor; requestId?: string };
   /** Deno.serve's connection info (app.request in tests passes the same shape). */
   Bindings: { remoteAddr?: { hostname: string; port: number; transport: string } };
 };

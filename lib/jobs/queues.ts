@@ -29,7 +29,7 @@ export function outboxQueues(config: Config): Queue[] {
   queues.push(scheduledEmailsQueue);
   // Without an SMTP server, emails stay in the outbox, where admins read them.
   if (config.smtpUrl) queues.push(smtpQueue(config));
-  // Without a HubSpot token, the deals' 'crm-sync' jobs wait in the outbox (run once a token is set).
+  // Without a HubSpot token no deal queues a 'crm-sync' job (lib/crm/switch.ts, written at start).
   // Calls time out after 10 s: a batch of 10 syncs of 2 calls each stays within the 300 s lease.
   const hubspot = hubspotFromConfig(config, { timeoutMs: 10_000 });
   // The outbox: every job enqueued with lib/outbox/enqueue.ts, run by its queue's handler.

@@ -6,6 +6,7 @@ import { Cron } from "croner";
 import { statementAs, systemActor } from "../actor.ts";
 import type { Deps } from "../deps.ts";
 import { JOBS, type ScheduledJob } from "./registry.ts";
+import { observeJobRun } from "../metrics/jobs.ts";
 
 const JOB = systemActor("job");
 
@@ -65,7 +66,8 @@ export async function startScheduler(deps: Deps, jobs: ScheduledJob[] = JOBS): P
   const local = jobs.filter((job) => !(job.sql && pgCron));
   const crons = local.map((job) =>
     new Cron(job.schedule, { protect: true }, async () => {
-      await runJob(deps, job);
+      const run = () => runJob(deps, job);
+      await observeJobRun("scheduled", job.name, run, (ran) => ran ? { outcome: "done" } : null);
     })
   );
   return { pgCron, local: local.map((job) => job.name), stop: () => crons.forEach((cron) => cron.stop()) };

@@ -9,6 +9,7 @@ import { openPglite } from "../db/pglite.ts";
 import { createBackground, type Deps } from "../deps.ts";
 import { createLogger } from "../log/logger.ts";
 import { type Queue, startWorker } from "./worker.ts";
+import { createHealth } from "../health/state.ts";
 
 async function openDeps(): Promise<Deps> {
   const db = await openPglite("memory://");
@@ -144,6 +145,43 @@ dbTest("stop() ends a loop that always has work", async (deps) => {
   const atStop = drains;
   await sleep(50);
   assertEquals(drains, atStop, "no drain after stop()");
+});
+
+dbTest(
+  "the loop outlives a failing queue whose error log fails too, and beats after each pass",
+  async (deps) => {
+    let drains = 0;
+    const failing: Queue = {
+      name: "failing",
+      drain() {
+        drains++;
+        return Promise.reject(new Error("connection lost"));
+      },
+    };
+    const health = createHealth();
+    const logger = { ...deps.logger, error: () => Promise.reject(new Error("database down")) };
+    const worker = startWorker({ ...deps, logger, health }, [failing], 5);
+    await waitFor(() => drains >= 4);
+    await worker.stop();
+    assert(health.lastWorkerBeat !== null, "the worker beat");
+  },
+);
+
+dbTest("the watchdog starts a new loop when a pass hangs", async (deps) => {
+  let calls = 0;
+  const hangsOnce: Queue = {
+    name: "hangs-once",
+    drain() {
+      calls++;
+      return calls === 1 ? new Promise<number>(() => {}) : Promise.resolve(0);
+    },
+  };
+  const health = createHealth();
+  const worker = startWorker({ ...deps, health }, [hangsOnce], 5, { passTimeoutMs: 50 });
+  await waitFor(() => calls >= 3);
+  assertEquals(worker.restarts, 1);
+  assert(health.lastWorkerBeat !== null, "the new loop beats");
+  await worker.stop(10);
 });
 
 dbTest("a worker without queues does nothing", async (deps) => {

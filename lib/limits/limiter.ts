@@ -4,6 +4,7 @@ import { statementAs, systemActor } from "../actor.ts";
 import type { Database } from "../db/database.ts";
 import { AppError } from "../errors.ts";
 import type { Limit } from "../auth/policy.ts";
+import { countRefusal } from "../metrics/registry.ts";
 
 /** The stored key of a bucket: the window is part of it, so one bucket name never mixes two window
  * lengths. */
@@ -40,7 +41,9 @@ export async function enforceLimit(
   limit: Limit,
   message: string,
 ): Promise<void> {
-  if (!(await hitLimit(db, bucket, limit))) throw new AppError("too_many_requests", message);
+  if (await hitLimit(db, bucket, limit)) return;
+  countRefusal(bucket);
+  throw new AppError("too_many_requests", message);
 }
 
 /** Takes one try in `bucket` before an attempt whose failures alone count (a gift voucher code): one
@@ -57,6 +60,7 @@ export async function takeTry(
 ): Promise<{ taken: boolean; last: boolean; hits: number }> {
   const hits = await hit(db, bucket, limit, weight);
   if (hits <= limit.max) return { taken: true, last: hits > limit.max - 1, hits };
+  countRefusal(bucket);
   await giveBack(db, bucket, limit, weight);
   return { taken: false, last: false, hits };
 }

@@ -1,8 +1,11 @@
 // The one logger: writes to the `logs` table in its own transaction (so a failed action still leaves
 // its log), and to the console for operators. Errors caused by anonymous requests go through a budget
-// (`anonymousBudget`) so that nobody can flood the table from outside.
+// (`anonymousBudget`) so that nobody can flood the table from outside. A log written while serving a
+// request or a job run carries its id (`requestId` in the row's context and on the console line: see
+// request_context.ts), so that an admin can find every line a customer's "référence" names.
 import { statementAs, systemActor } from "../actor.ts";
 import type { Database } from "../db/database.ts";
+import { currentRequestId } from "./request_context.ts";
 
 export type LogType = "error" | "warning" | "info";
 
@@ -22,8 +25,10 @@ export function createLogger(db: Database, options: { quiet?: boolean } = {}): L
     message: string,
     context: Record<string, unknown> = {},
   ) => {
+    const requestId = currentRequestId();
+    if (requestId && context.requestId === undefined) context = { ...context, requestId };
     if (!options.quiet) {
-      const line = `[${type}] ${service}: ${message}`;
+      const line = `[${type}] ${service}: ${message}${requestId ? ` (requête ${requestId})` : ""}`;
       if (type === "error") console.error(line, context);
       else console.log(line);
     }

@@ -1,4 +1,5 @@
 // The admin logs page (spec 001 §2.13, §8, §9), pure: shared by the server and the island.
+import type { OpsAlert } from "./alerts.ts";
 
 export const LOG_TYPES = ["error", "warning", "info"] as const;
 export type LogType = typeof LOG_TYPES[number];
@@ -118,6 +119,8 @@ export interface LogsData {
   pageSize: number;
   /** Whether HubSpot is kept in step (HUBSPOT_TOKEN), and the sentence saying so. */
   hubspot: { enabled: boolean; message: string };
+  /** Dead letters and a stalled worker, shown as errors above the logs (alerts.ts). */
+  alerts: OpsAlert[];
 }
 
 export type ParsedFilters = { ok: true; filters: LogFilters } | { ok: false; message: string };

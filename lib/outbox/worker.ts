@@ -30,6 +30,7 @@ import {
   outcomeOf,
 } from "./rules.ts";
 import { claimJobs, completeJob, completeJobIn, failJob, type OutboxJob, retryJob } from "./store.ts";
+import { observeJobRun } from "../metrics/jobs.ts";
 
 const WORKER = systemActor("job");
 
@@ -103,9 +104,16 @@ export function outboxQueue(handlers: OutboxHandler<any>[], options: OutboxQueue
             error: String(error),
           });
         try {
-          settling.push(
-            (await runJob(deps, byQueue.get(job.queue)!, job, workerId)).settled.catch(unsettled),
+          const run = await observeJobRun(
+            "outbox-job",
+            job.queue,
+            () => runJob(deps, byQueue.get(job.queue)!, job, workerId),
+            (run) => ({
+              outcome: run.failed ? "error" : "done",
+              fields: { jobId: job.id, attempt: job.attempts },
+            }),
           );
+          settling.push(run.settled.catch(unsettled));
         } catch (error) {
           await unsettled(error);
         }
@@ -117,13 +125,13 @@ export function outboxQueue(handlers: OutboxHandler<any>[], options: OutboxQueue
 }
 
 /** Runs the job's handler; returns its settling, under way (wrapped: an async function would wait for
- * a promise it returns). */
+ * a promise it returns), and whether the handler failed (for the job's log line). */
 async function runJob(
   deps: Deps,
   handler: OutboxHandler<Record<string, unknown>>,
   job: OutboxJob,
   workerId: string,
-): Promise<{ settled: Promise<void> }> {
+): Promise<{ settled: Promise<void>; failed?: boolean }> {
   try {
     if (handler.runInTransaction) {
       await transactionAs(deps.db, WORKER, async (tx) => {
@@ -136,7 +144,7 @@ async function runJob(
     await handler.run!(deps, job);
   } catch (error) {
     if (error instanceof LeaseLost) return { settled: lapsed(deps, job) };
-    return { settled: settleFailure(deps, handler, job, workerId, error) };
+    return { settled: settleFailure(deps, handler, job, workerId, error), failed: true };
   }
   return {
     settled: completeJob(deps.db, job.id, workerId).then((held) => held ? undefined : lapsed(deps, job)),

@@ -69,6 +69,10 @@ grant execute on function public.deal_company(uuid) to authenticated;
 grant execute on function public.partner_deal_contact(bigint) to authenticated;
 grant execute on function public.set_deal_service_address(bigint, text) to authenticated;
 grant execute on function public.set_session_date_closed(uuid, boolean) to authenticated;
+-- The admin deals list's search and count (20261128006000_growth_indexes.sql): they return ids and a
+-- count only, and only to an admin (is_admin() inside); the rows shown are read under the admin's rights.
+grant execute on function public.admin_deal_search(text[], text[]) to authenticated;
+grant execute on function public.admin_deal_count(text[], text[], date, date) to authenticated;
 -- Schemas the Data API does not expose (identity, outbox): the user's own password change, the
 -- outbox rows a use case writes in the user's transaction, an admin's requeue of a dead letter.
 grant execute on function identity.change_own_password(text, text) to authenticated;

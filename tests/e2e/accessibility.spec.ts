@@ -2,7 +2,7 @@
 // pages of each role, at 1280 px and 390 px, must find nothing. Before the brand and slate-400 colour
 // tokens were darkened (static/styles.css), colour contrast failed on every page (27 nodes on the admin
 // deals list, 7 on the customer's 'Mes devis', 3 on the quote page).
-import AxeBuilder from "@axe-core/playwright";
+import { AxeBuilder } from "@axe-core/playwright";
 import { expect, type Page, request, test } from "@playwright/test";
 import { DEMO, DEMO_PASSWORD } from "./support/helpers.ts";
 

@@ -76,7 +76,7 @@ test("sur un téléphone, une date complète propose l'alerte, qui demande l'ema
 
 // Scoped to the page's own content (<main>): the shared site header is another capability's.
 test("la page d'une session et le panier passent les contrôles d'accessibilité (axe, WCAG 2 A et AA)", async ({ page }) => {
-  const { default: AxeBuilder } = await import("@axe-core/playwright");
+  const { AxeBuilder } = await import("@axe-core/playwright");
   await page.goto("/session/atelier-mojito-paris");
   await expect(page.getByTestId("session-date").first()).toBeVisible();
   const sessionPage = await new AxeBuilder({ page }).include("main").withTags(["wcag2a", "wcag2aa"])

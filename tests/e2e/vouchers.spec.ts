@@ -4,7 +4,7 @@
 // second takes its last 5 € (the cart shows the discount and what is left) and the card pays the rest;
 // the voucher is used up. Then the pages pass axe
 // (WCAG 2.1 AA) at 390 px.
-import AxeBuilder from "@axe-core/playwright";
+import { AxeBuilder } from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { DEMO, DEMO_PASSWORD, flash, registerViaApi } from "./support/helpers.ts";
 

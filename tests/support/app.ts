@@ -16,6 +16,7 @@ import { statementAs, systemActor } from "../../lib/actor.ts";
 import { createSessionCache, followSessionNotices } from "../../lib/auth/session_cache.ts";
 import type { Hono } from "hono";
 import type { AppEnv } from "../../lib/http/context.ts";
+import { setLineSink } from "../../lib/log/lines.ts";
 
 export const ORIGIN = "http://localhost:8000";
 export const PASSWORD = "Cocktail#2026";
@@ -40,6 +41,9 @@ let env: Promise<TestEnv> | null = null;
 
 export function testEnv(): Promise<TestEnv> {
   env ??= (async () => {
+    // The JSON request and job lines would flood the test output (tests/http/observability_test.ts
+    // reads them with a sink of its own).
+    setLineSink(() => {});
     const url = Deno.env.get("TEST_DATABASE_URL");
     const db = url ? openPostgres(url, { max: 4 }) : await openPglite("memory://");
     await migrate(db);

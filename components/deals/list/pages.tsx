@@ -7,6 +7,7 @@ import AdminDealsList from "../../../islands/AdminDealsList.tsx";
 import { ACTION_LINK, DealListView } from "./DealListView.tsx";
 import { type AdminListQuery, type DealListRow, editDealPath, publicDealPath, rowDocuments } from "./rows.ts";
 import { InvoicesMenu } from "./InvoicesMenu.tsx";
+import { PageLinks } from "../../ui/PageLinks.tsx";
 import { ADMIN_DEALS_PATH, AdminDealsTabs } from "./tabs.tsx";
 
 export function AdminDealsListPage(
@@ -24,11 +25,16 @@ export function AdminDealsListPage(
   );
 }
 
-export function PartnerDealsPage({ rows }: { rows: DealListRow[] }) {
+export const PARTNER_DEALS_PATH = "/dashboard/partenaire/devis";
+
+export function PartnerDealsPage(
+  { rows, total, page, perPage }: { rows: DealListRow[]; total: number; page: number; perPage: number },
+) {
+  const first = (page - 1) * perPage + 1;
   return (
     <>
       <PageTitle>Mes devis</PageTitle>
-      {rows.length === 0
+      {total === 0
         ? (
           <EmptyState>
             Aucun devis pour le moment. Les demandes que l'équipe vous confie apparaîtront ici.
@@ -37,7 +43,9 @@ export function PartnerDealsPage({ rows }: { rows: DealListRow[] }) {
         : (
           <>
             <p class="mb-3 text-sm text-slate-600" data-testid="deals-range">
-              {rows.length} devis, du plus récent au plus ancien
+              {rows.length === 0
+                ? `Aucun devis sur cette page (${total} devis au total).`
+                : `Devis ${first} à ${first + rows.length - 1} sur ${total}, du plus récent au plus ancien`}
             </p>
             <DealListView
               rows={rows}
@@ -59,6 +67,13 @@ export function PartnerDealsPage({ rows }: { rows: DealListRow[] }) {
                   <InvoicesMenu documents={rowDocuments(row)} dealId={row.id} />
                 </div>
               )}
+            />
+            <PageLinks
+              page={page}
+              total={total}
+              perPage={perPage}
+              href={(p) => `${PARTNER_DEALS_PATH}?page=${p}`}
+              label="Pages des devis"
             />
           </>
         )}

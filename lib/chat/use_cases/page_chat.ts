@@ -9,7 +9,10 @@ import { listMessages } from "./list_messages.ts";
 
 export interface PageChat {
   viewer: ChatViewer;
+  /** The latest entries (HISTORY_PAGE_SIZE at most), oldest first. */
   messages: ChatMessage[];
+  /** Older entries exist: the island offers 'Messages précédents'. */
+  hasOlder: boolean;
 }
 
 export async function pageChat(
@@ -21,8 +24,10 @@ export async function pageChat(
   if (actor.kind !== "user") return null;
   if (actor.user.type === "Company" && !options.partnerFlag) return null;
   try {
-    const messages = await listMessages(deps, actor, { dealId, after: null }, { markRead: false });
-    return { viewer: { id: actor.user.id, type: actor.user.type }, messages };
+    const { messages, hasOlder } = await listMessages(deps, actor, { dealId, after: null }, {
+      markRead: false,
+    });
+    return { viewer: { id: actor.user.id, type: actor.user.type }, messages, hasOlder };
   } catch (error) {
     if (error instanceof AppError && (error.code === "forbidden" || error.code === "unauthenticated")) {
       return null;

@@ -7,7 +7,9 @@ import { AppError } from "../../errors.ts";
 import { centsToEuros } from "../../money.ts";
 import { DEAL_MESSAGES, VISIBLE_STATUSES } from "../rules.ts";
 import { customerCompanyPayload, type DealPayload } from "../payload.ts";
-import { customerPaymentRows, dealIdByToken, listVisibleDeals, paidKindsByDeal } from "../store.ts";
+import { customerPaymentRows, dealIdByToken, type DealListItem } from "../store.ts";
+import { ownDealsPage, ownListPage } from "./list_deals.ts";
+import type { DealStatus } from "../rules.ts";
 import { readPayload } from "./read_payload.ts";
 import { checkToken, PUBLIC_PAGE } from "./customer_access.ts";
 import { companyBlock } from "./public_deal.ts";
@@ -31,16 +33,8 @@ export async function customerDeal(deps: Deps, actor: Actor, token: string): Pro
   return payload;
 }
 
-/** GET /api/customer/deal/index ('Mes devis' of a customer). */
-export async function customerDeals(deps: Deps, actor: Actor) {
-  const customer = requireRole(actor, "Customer");
-  const { rows, paid } = await transactionAs(deps.db, customer, async (tx) => ({
-    rows: await listVisibleDeals(tx),
-    // The kinds of payment each deal received: its invoices menu (one invoice per kind).
-    paid: await paidKindsByDeal(tx),
-  }));
-  const kindsOf = new Map(paid.map((p) => [Number(p.dealId), p.kinds]));
-  return rows.map((d) => ({
+function customerRow(d: DealListItem) {
+  return {
     id: d.id,
     token: d.token,
     name: d.name,
@@ -50,8 +44,29 @@ export async function customerDeals(deps: Deps, actor: Actor) {
     serviceDate: d.serviceDate,
     companyName: d.companyName,
     amountHT: centsToEuros(d.totalHt),
-    paidKinds: kindsOf.get(d.id) ?? [],
-  }));
+    // The kinds of payment each deal received: its invoices menu (one invoice per kind).
+    paidKinds: d.paidKinds,
+  };
+}
+
+/** GET /api/customer/deal/index and the page 'Mes devis' of a customer: one page (`?page=`, 25 deals,
+ * newest first), the total beside it. `statuses`: only those (the landing page's requests in progress). */
+export async function customerDeals(
+  deps: Deps,
+  actor: Actor,
+  query: Record<string, string | undefined> = {},
+  statuses?: readonly DealStatus[],
+) {
+  const customer = requireRole(actor, "Customer");
+  const page = ownListPage(query);
+  const result = await ownDealsPage(
+    deps,
+    customer,
+    { column: "customer_id", id: customer.user.id },
+    page,
+    statuses,
+  );
+  return { ...result, items: result.items.map(customerRow) };
 }
 
 /** GET /api/customer/quotes-orders ('Vos règlements de devis'): one row per payment. The quote's slug

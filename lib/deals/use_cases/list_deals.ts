@@ -5,8 +5,15 @@ import { type Actor, requireRole, transactionAs } from "../../actor.ts";
 import type { Deps } from "../../deps.ts";
 import { parseInput } from "../../validation.ts";
 import { DEAL_MESSAGES } from "../rules.ts";
-import { type AdminListQuery, type DealListItem, listAllDeals, listVisibleDeals } from "../store.ts";
-import { listQuerySchema } from "../input.ts";
+import {
+  type AdminListQuery,
+  countVisibleDeals,
+  type DealListItem,
+  listAllDeals,
+  listVisibleDeals,
+} from "../store.ts";
+import { listQuerySchema, OWN_LIST_PAGE_SIZE, ownListQuerySchema, PAGE_INVALID } from "../input.ts";
+import type { DealStatus } from "../rules.ts";
 
 const NOT_ALLOWED = { message: DEAL_MESSAGES.notAllowed };
 
@@ -35,10 +42,47 @@ export async function listDealsForAdmin(
   };
 }
 
-/** A partner's deals ('Mes devis'): what RLS shows it. Customers list theirs through customerDeals. */
-export async function listOwnDeals(deps: Deps, actor: Actor): Promise<DealListItem[]> {
+/** One page of 'Mes devis' (25 deals, newest first) and the total, for whoever RLS shows them to. */
+export interface OwnDealsPage {
+  items: DealListItem[];
+  total: number;
+  page: number;
+  perPage: number;
+}
+
+/** The page number of a 'Mes devis' query string ('?page=2'), 1 by default. */
+export function ownListPage(query: Record<string, string | undefined>): number {
+  return parseInput(ownListQuerySchema, { page: query.page }, PAGE_INVALID).page ?? 1;
+}
+
+/** One page of the deals of `owner` that RLS shows `user`, with their count. */
+export function ownDealsPage(
+  deps: Deps,
+  user: Actor,
+  owner: { column: "company_id" | "customer_id"; id: string },
+  page: number,
+  statuses?: readonly DealStatus[],
+): Promise<OwnDealsPage> {
+  return transactionAs(deps.db, user, async (tx) => ({
+    items: await listVisibleDeals(tx, {
+      owner,
+      statuses,
+      limit: OWN_LIST_PAGE_SIZE,
+      offset: (page - 1) * OWN_LIST_PAGE_SIZE,
+    }),
+    total: await countVisibleDeals(tx, { owner, statuses }),
+    page,
+    perPage: OWN_LIST_PAGE_SIZE,
+  }));
+}
+
+/** A partner's deals ('Mes devis', spec 001 §2.9: '# Demande'): one page of what RLS shows it.
+ * Customers list theirs through customerDeals. */
+export function listOwnDeals(
+  deps: Deps,
+  actor: Actor,
+  query: Record<string, string | undefined> = {},
+): Promise<OwnDealsPage> {
   const user = requireRole(actor, "Company", NOT_ALLOWED);
-  const items = await transactionAs(deps.db, user, (tx) => listVisibleDeals(tx));
-  // The partner's 'Mes devis' shows it under '# Demande' (spec 001 §2.9).
-  return items;
+  return ownDealsPage(deps, user, { column: "company_id", id: user.user.id }, ownListPage(query));
 }

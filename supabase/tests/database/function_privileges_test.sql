@@ -45,6 +45,8 @@ select set_eq($$select * from pg_temp.executable_by('authenticated')$$,
     ('public.partner_deal_contact(bigint)'),           -- admin or the deal's partner, masked by the deal's flags
     ('public.set_deal_service_address(bigint, text)'), -- admin, or the unlocked deal's partner when allowed
     ('public.set_session_date_closed(uuid, boolean)'), -- admins only
+    ('public.admin_deal_search(text[], text[])'),      -- admins only: ids of the deals a search matches
+    ('public.admin_deal_count(text[], text[], date, date)'), -- admins only: how many
     -- schemas the Data API does not expose
     ('identity.change_own_password(text, text)'),      -- the caller's own password (auth.uid())
     ('outbox.enqueue(text, jsonb, text, timestamp with time zone, integer)'), -- side effects of a use case, in its transaction
@@ -161,7 +163,8 @@ select set_eq($$
 
 select set_eq($$select nspname::text from pg_namespace where has_schema_privilege('anon', oid, 'usage')
     and nspname not like 'pg\_%' and nspname not in ('information_schema', 'tests')$$,
-  $$values ('public'), ('auth')$$, 'anon uses only the public and auth schemas');
+  -- idempotency: its one function, the mark of a creating request's own key (not exposed by the Data API)
+  $$values ('public'), ('auth'), ('idempotency')$$, 'anon uses only the public, auth and idempotency schemas');
 
 select * from finish();
 rollback;

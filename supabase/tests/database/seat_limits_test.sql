@@ -18,10 +18,11 @@ insert into public.session_dates (id, uuid, session_id, dtstart, places, places_
   (9513, 'e0000000-0000-4000-8000-000000009513', 951, now() + interval '12 days', 30, 30, 4500),
   (9521, 'e0000000-0000-4000-8000-000000009521', 952, now() + interval '10 days', 10, 10, 4500);
 
--- Privileges: the holding functions stay callable by the API roles (they enforce the limits inside);
+-- Privileges: the holding functions are the system's (lib/actor.ts cartActor, after the app's own
+-- limits; 20261128009000_function_privileges.sql) and enforce the limits inside whoever calls them;
 -- the helpers and the lapses table are internal.
 select function_privs_are('public', 'add_to_cart', array['text', 'uuid', 'integer', 'integer'], 'anon',
-  array['EXECUTE'], 'anon may hold places (within the limits)');
+  array[]::text[], 'anon cannot hold places directly (the app holds them on its behalf)');
 select function_privs_are('public', 'cart_limit_refusal', array['uuid', 'bigint', 'integer', 'boolean'], 'anon',
   array[]::text[], 'cart_limit_refusal is internal (anon)');
 select function_privs_are('public', 'cart_limit_refusal', array['uuid', 'bigint', 'integer', 'boolean'], 'authenticated',
@@ -43,7 +44,7 @@ select policies_are('public', 'cart_hold_lapses', array[]::text[], 'cart_hold_la
 select tests.reset_role();
 select is(public.add_to_cart(repeat('s', 40), 'e0000000-0000-4000-8000-000000009511', 11, 20) ->> 'reason',
   'date_limit', 'the owner calling add_to_cart directly cannot hold 11 places of one date in one cart either');
-select tests.act_as_anon();
+select tests.act_as_cart();
 select is(public.add_to_cart(repeat('a', 40), 'e0000000-0000-4000-8000-000000009511', 12, 20)
   - 'ok', '{"reason": "date_limit", "limit": 10, "held": 0}'::jsonb, 'an anonymous visitor cannot take 12: the limit is 10');
 select is(public.add_to_cart(repeat('a', 40), 'e0000000-0000-4000-8000-000000009511', 10, 20) ->> 'quantity', '10',
@@ -79,7 +80,7 @@ select throws_ok($$update public.workshop_sessions set max_places_per_date = 0 w
 -- The cool-down: a lapsed hold cannot be taken again by the same cart for 15 minutes.
 update public.cart_lines set expires_at = now() - interval '1 minute'
 where cart_id = (select id from public.carts where token_hash = encode(sha256(convert_to(repeat('b', 40), 'UTF8')), 'hex'));
-select tests.act_as_anon();
+select tests.act_as_cart();
 select is(public.add_to_cart(repeat('b', 40), 'e0000000-0000-4000-8000-000000009521', 1, 20) ->> 'reason', 'cooldown',
   'the cart whose hold lapsed waits');
 select is((public.add_to_cart(repeat('b', 40), 'e0000000-0000-4000-8000-000000009521', 1, 20) ->> 'until')::bigint,
@@ -89,7 +90,7 @@ select is(public.add_to_cart(repeat('c', 40), 'e0000000-0000-4000-8000-000000009
   'another visitor takes them');
 select tests.reset_role();
 update public.cart_hold_lapses set lapsed_at = now() - interval '16 minutes';
-select tests.act_as_anon();
+select tests.act_as_cart();
 select is(public.add_to_cart(repeat('b', 40), 'e0000000-0000-4000-8000-000000009521', 1, 20) ->> 'ok', 'true',
   'after the cool-down the cart holds the date again');
 
@@ -99,7 +100,7 @@ insert into public.seat_alerts (id, date_id, email, optin) values
   ('f0000000-0000-4000-8000-000000000001', 9521, 'waiting@test.invalid', true);
 insert into public.seat_offers (id, alert_id, date_id, expires_at) values
   ('f0000000-0000-4000-8000-000000000002', 'f0000000-0000-4000-8000-000000000001', 9521, now() + interval '1 hour');
-select tests.act_as_anon();
+select tests.act_as_cart();
 select is(public.claim_seat_offer(repeat('a', 40), 'f0000000-0000-4000-8000-000000000002', 20) ->> 'reason',
   'cart_limit', 'a cart holding 20 places cannot claim an offered place');
 select tests.reset_role();
@@ -107,15 +108,15 @@ select is((select status from public.seat_offers where id = 'f0000000-0000-4000-
   'the offer stays open for its subscriber');
 
 -- Customers: the same limits, and a merge at login trimmed to them.
-select tests.act_as('customer_a');
+select tests.act_as_cart('customer_a');
 select is(public.add_to_cart(null, 'e0000000-0000-4000-8000-000000009512', 11, 20) ->> 'reason', 'date_limit',
   'a customer cannot take 11 either');
 select is(public.add_to_cart(null, 'e0000000-0000-4000-8000-000000009512', 6, 20) ->> 'ok', 'true',
   'a customer holds 6');
-select tests.act_as_anon();
+select tests.act_as_cart();
 select is(public.add_to_cart(repeat('m', 40), 'e0000000-0000-4000-8000-000000009512', 8, 20) ->> 'ok', 'true',
   'the same person, anonymous, holds 8 more of that date');
-select tests.act_as('customer_a');
+select tests.act_as_cart('customer_a');
 select is(public.merge_cart(repeat('m', 40)), 1, 'at login the anonymous line moves');
 select is((select quantity from public.cart_lines where date_id = 9512 and cart_id = (select id from public.carts where user_id = tests.user_id('customer_a'))),
   10, 'the merged line keeps 10 places, the limit');
