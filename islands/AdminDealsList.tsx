@@ -179,7 +179,7 @@ export default function AdminDealsList(props: AdminDealsListProps) {
     direction: query.sort === key && query.direction === "desc" ? "asc" : "desc",
   });
 
-  const filtered = Boolean(query.search.trim() || query.from || query.to);
+  const filtered = Boolean(query.search.trim() || query.from || query.to || query.status);
 
   return (
     <div data-testid="admin-deals-list">
