@@ -38,7 +38,9 @@ export function frenchIssueMessage(issue: z.core.$ZodRawIssue): string | undefin
     case "too_small": {
       const min = issue.minimum;
       if (issue.origin === "string") {
-        return Number(min) <= 1 ? "Ce champ est requis." : `Ce champ doit contenir au moins ${plural(min, "caractère")}.`;
+        return Number(min) <= 1
+          ? "Ce champ est requis."
+          : `Ce champ doit contenir au moins ${plural(min, "caractère")}.`;
       }
       if (issue.origin === "array" || issue.origin === "set") {
         return `La liste doit contenir au moins ${plural(min, "élément")}.`;

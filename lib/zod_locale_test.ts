@@ -22,7 +22,10 @@ Deno.test("zod answers in French: numbers, texts, lists, types, formats, enums, 
     required: z.string().optional(),
   });
   assertEquals(firstMessage(schema, { page: "-1" }).page, "La valeur doit être supérieure ou égale à 1.");
-  assertEquals(firstMessage(schema, { page: "5000" }).page, "La valeur doit être inférieure ou égale à 1000.");
+  assertEquals(
+    firstMessage(schema, { page: "5000" }).page,
+    "La valeur doit être inférieure ou égale à 1000.",
+  );
   assertEquals(firstMessage(schema, { page: "1.5" }).page, "Valeur invalide : un nombre entier est attendu.");
   assertEquals(firstMessage(schema, { name: "a" }).name, "Ce champ doit contenir au moins 2 caractères.");
   assertEquals(firstMessage(schema, { name: "abcdef" }).name, "Ce champ doit contenir au plus 5 caractères.");
@@ -37,7 +40,10 @@ Deno.test("zod answers in French: numbers, texts, lists, types, formats, enums, 
   assertEquals(firstMessage(schema, { extra: 1 })._, "Champ non reconnu : extra.");
   assertEquals(firstMessage(z.object({ a: z.string() }), {}).a, "Ce champ est requis.");
   // Zod's French locale answers what the product does not reword.
-  assertEquals(firstMessage(z.object({ n: z.number().multipleOf(5) }), { n: 3 }).n, "La valeur doit être un multiple de 5.");
+  assertEquals(
+    firstMessage(z.object({ n: z.number().multipleOf(5) }), { n: 3 }).n,
+    "La valeur doit être un multiple de 5.",
+  );
   assertEquals(
     firstMessage(z.object({ s: z.string().startsWith("FR") }), { s: "BE" }).s,
     'Chaîne de caractères invalide : doit commencer par "FR"',

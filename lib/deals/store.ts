@@ -538,7 +538,10 @@ async function adminListPage(
   // One text per search shape, dates and sort: built at run time, never prepared (each connection
   // would keep every variant), and planned for its own values.
   const ids = (await tx.query<{ id: number }>(page.text, page.params, { prepare: false })).map((r) => r.id);
-  return { items: await listItemsById(tx, ids, LIST_ITEM_ADMIN), total: await adminListCount(tx, query, terms) };
+  return {
+    items: await listItemsById(tx, ids, LIST_ITEM_ADMIN),
+    total: await adminListCount(tx, query, terms),
+  };
 }
 
 /** How many deals the list's filters keep: public.admin_deal_count (security definer: no RLS per row)

@@ -72,11 +72,17 @@ const REFUSED = new Set(["refused", "refused_client", "refused_partner"]);
  * 'start'. */
 export function manualSendRefusal(template: EmailTemplateInfo, deal: ManualSendFacts): string | null {
   const { status } = deal;
-  if (!(template.recipient === "partner" ? deal.hasPartner : deal.hasCustomer)) return MAIL_MESSAGES.noRecipient;
-  if (status === "start") {
-    return template.recipient === "partner" ? MAIL_MESSAGES.notSentToPartner : MAIL_MESSAGES.notSentToCustomer;
+  if (!(template.recipient === "partner" ? deal.hasPartner : deal.hasCustomer)) {
+    return MAIL_MESSAGES.noRecipient;
   }
-  if (template.template === "deal-invoice-customer") return deal.anythingPaid ? null : MAIL_MESSAGES.noInvoice;
+  if (status === "start") {
+    return template.recipient === "partner"
+      ? MAIL_MESSAGES.notSentToPartner
+      : MAIL_MESSAGES.notSentToCustomer;
+  }
+  if (template.template === "deal-invoice-customer") {
+    return deal.anythingPaid ? null : MAIL_MESSAGES.noInvoice;
+  }
   if (REFUSED.has(status)) return MAIL_MESSAGES.refusedNothingToDo;
   if (template.template === "deal-reminder-manual-partner") {
     return PARTNER_TO_VALIDATE.has(status) ? null : MAIL_MESSAGES.partnerNothingToDo;

@@ -41,7 +41,9 @@ Deno.test("manual templates: each reminder only while its party has something to
   });
   for (const t of [partner, customer, invoice]) assert(manualSendRefusal(t, deal("start")) !== null);
   assertEquals(manualSendRefusal(partner, deal("start")), MAIL_MESSAGES.notSentToPartner);
-  for (const status of ["new", "pending"]) assertEquals(manualSendRefusal(partner, deal(status)), null, status);
+  for (const status of ["new", "pending"]) {
+    assertEquals(manualSendRefusal(partner, deal(status)), null, status);
+  }
   for (const status of ["send", "edited", "accepted", "pay_partial", "pay_total"]) {
     assertEquals(manualSendRefusal(partner, deal(status)), MAIL_MESSAGES.partnerNothingToDo, status);
   }
@@ -50,7 +52,9 @@ Deno.test("manual templates: each reminder only while its party has something to
   for (const status of ["new", "pending"]) {
     assertEquals(manualSendRefusal(customer, deal(status)), MAIL_MESSAGES.notSentToCustomer, status);
   }
-  for (const status of ["send", "edited", "accepted"]) assertEquals(manualSendRefusal(customer, deal(status)), null);
+  for (const status of ["send", "edited", "accepted"]) {
+    assertEquals(manualSendRefusal(customer, deal(status)), null);
+  }
   // Deal 3: everything paid; deal 26: refused.
   assertEquals(manualSendRefusal(customer, deal("pay_total", true)), MAIL_MESSAGES.customerAlreadyPaid);
   assertEquals(manualSendRefusal(customer, deal("accepted", true)), MAIL_MESSAGES.customerAlreadyPaid);

@@ -79,7 +79,7 @@ httpTest("admin list: search by customer name, partner name and id", async () =>
   assertError(await customer.get(`/api/deal/index?search=${lastname}`), 403, MSG.notAllowed, "customer");
 });
 
-httpTest("admin list: date filters on the creation date (the second choice), pagination and sort", async () => {
+httpTest("admin list: creation-date filters (2nd choice), pagination and sort", async () => {
   const admin = await loggedIn(ADMIN);
   const lastname = unique("Datefilter");
   const days = ["2025-01-10", "2025-01-15", "2025-01-20", "2025-02-01", "2025-02-10"];
@@ -98,10 +98,14 @@ httpTest("admin list: date filters on the creation date (the second choice), pag
   assertEquals([all.page, all.perPage], [1, 100]);
 
   // The creation date is the dates' second choice (dateField=createdAt); see deals_list_filters_test.ts.
-  assertEquals((await list("dateField=createdAt&from=2025-01-15&to=2025-01-20")).items.map((d: Json) => d.id), [
-    deals[2],
-    deals[1],
-  ], "both ends included");
+  assertEquals(
+    (await list("dateField=createdAt&from=2025-01-15&to=2025-01-20")).items.map((d: Json) => d.id),
+    [
+      deals[2],
+      deals[1],
+    ],
+    "both ends included",
+  );
   assertEquals((await list("dateField=createdAt&from=2025-02-01")).items.map((d: Json) => d.id), [
     deals[4],
     deals[3],

@@ -21,60 +21,74 @@ import {
 
 const ids = (page: Json) => page.items.map((d: Json) => d.id);
 
-httpTest("admin list: the dates filter the service date; the creation date is the second choice", async () => {
-  const admin = await loggedIn(ADMIN);
-  const lastname = unique("Presta");
-  // Five events in one month, a year ahead (requested today), and one the month after.
-  const month = inDays(400).slice(0, 7);
-  const next = inDays(440).slice(0, 7);
-  const january = [];
-  for (const day of ["03", "09", "15", "22", "30"]) {
-    january.push((await requestDeal({ overrides: { lastname, deal_prestation_date: `${month}-${day}` } })).id);
-  }
-  const later = await requestDeal({ overrides: { lastname, deal_prestation_date: `${next}-05` } });
-  const list = async (query: string) =>
-    adminPage(await admin.get(`/api/deal/index?search=${encodeURIComponent(lastname)}&perPage=100&${query}`));
+httpTest(
+  "admin list: the dates filter the service date; the creation date is the second choice",
+  async () => {
+    const admin = await loggedIn(ADMIN);
+    const lastname = unique("Presta");
+    // Five events in one month, a year ahead (requested today), and one the month after.
+    const month = inDays(400).slice(0, 7);
+    const next = inDays(440).slice(0, 7);
+    const january = [];
+    for (const day of ["03", "09", "15", "22", "30"]) {
+      january.push(
+        (await requestDeal({ overrides: { lastname, deal_prestation_date: `${month}-${day}` } })).id,
+      );
+    }
+    const later = await requestDeal({ overrides: { lastname, deal_prestation_date: `${next}-05` } });
+    const list = async (query: string) =>
+      adminPage(
+        await admin.get(`/api/deal/index?search=${encodeURIComponent(lastname)}&perPage=100&${query}`),
+      );
 
-  const inMonth = await list(`from=${month}-01&to=${month}-31`);
-  assertEquals(inMonth.total, 5, "the 5 events of the month (0 when the creation date was filtered)");
-  assertEquals([...ids(inMonth)].sort(), [...january].sort());
-  assertEquals(ids(await list(`from=${month}-30`)).sort(), [january[4], later.id].sort(), "both ends included");
-  assertEquals(ids(await list(`to=${month}-03`)), [january[0]]);
-  // The creation date, asked for: all six were created today, none in that month.
-  assertEquals((await list(`dateField=createdAt&from=${month}-01&to=${month}-31`)).total, 0);
-  const today = new Date().toISOString().slice(0, 10);
-  assertEquals((await list(`dateField=createdAt&from=${today}`)).total, 6);
-  assertError(await admin.get("/api/deal/index?dateField=paidAt"), 422, "La recherche est invalide.");
-});
+    const inMonth = await list(`from=${month}-01&to=${month}-31`);
+    assertEquals(inMonth.total, 5, "the 5 events of the month (0 when the creation date was filtered)");
+    assertEquals([...ids(inMonth)].sort(), [...january].sort());
+    assertEquals(
+      ids(await list(`from=${month}-30`)).sort(),
+      [january[4], later.id].sort(),
+      "both ends included",
+    );
+    assertEquals(ids(await list(`to=${month}-03`)), [january[0]]);
+    // The creation date, asked for: all six were created today, none in that month.
+    assertEquals((await list(`dateField=createdAt&from=${month}-01&to=${month}-31`)).total, 0);
+    const today = new Date().toISOString().slice(0, 10);
+    assertEquals((await list(`dateField=createdAt&from=${today}`)).total, 6);
+    assertError(await admin.get("/api/deal/index?dateField=paidAt"), 422, "La recherche est invalide.");
+  },
+);
 
-httpTest("admin list: a deal number finds that deal first and alone; '#' too; HubSpot ids whole", async () => {
-  const admin = await loggedIn(ADMIN);
-  const target = await requestDeal();
-  const n = String(target.id);
-  const search = async (q: string) =>
-    adminPage(await admin.get(`/api/deal/index?search=${encodeURIComponent(q)}&perPage=100`));
-  // Another deal whose number contains the target's (…n) or whose phone does would have matched before.
-  assertEquals(ids(await search(n)), [target.id], "alone");
-  assertEquals(ids(await search(`#${n}`)), [target.id], "with '#'");
-  assertEquals(ids(await search(` #${n} `)), [target.id]);
+httpTest(
+  "admin list: a deal number finds that deal first and alone; '#' too; HubSpot ids whole",
+  async () => {
+    const admin = await loggedIn(ADMIN);
+    const target = await requestDeal();
+    const n = String(target.id);
+    const search = async (q: string) =>
+      adminPage(await admin.get(`/api/deal/index?search=${encodeURIComponent(q)}&perPage=100`));
+    // Another deal whose number contains the target's (…n) or whose phone does would have matched before.
+    assertEquals(ids(await search(n)), [target.id], "alone");
+    assertEquals(ids(await search(`#${n}`)), [target.id], "with '#'");
+    assertEquals(ids(await search(` #${n} `)), [target.id]);
 
-  // A deal whose HubSpot id is that number, whole, comes after it; a HubSpot id that only contains it
-  // does not.
-  const twin = await requestDeal();
-  const partial = await requestDeal();
-  // Through the API, so that the search text holds the HubSpot ids too.
-  dealOf(await admin.patch(`/api/deal/${twin.id}`, { hubspotId: n }));
-  dealOf(await admin.patch(`/api/deal/${partial.id}`, { hubspotId: `9${n}9` }));
-  const both = await search(n);
-  assertEquals(ids(both), [target.id, twin.id], "the deal first, then the HubSpot id matched whole");
-  assertEquals(both.total, 2);
-  assertEquals(ids(await search(`#${n}`)), [target.id, twin.id]);
-  // '#' and a number no deal has: nothing (not every deal whose text contains the digits).
-  assertEquals((await search("#999999999999")).total, 0);
-  // A longer number that is no deal number is still searched as text (a phone number).
-  const phone = String(target.request.phone).replace(/\s/g, "");
-  assert(ids(await search(phone)).includes(target.id), "found by its phone number");
-});
+    // A deal whose HubSpot id is that number, whole, comes after it; a HubSpot id that only contains it
+    // does not.
+    const twin = await requestDeal();
+    const partial = await requestDeal();
+    // Through the API, so that the search text holds the HubSpot ids too.
+    dealOf(await admin.patch(`/api/deal/${twin.id}`, { hubspotId: n }));
+    dealOf(await admin.patch(`/api/deal/${partial.id}`, { hubspotId: `9${n}9` }));
+    const both = await search(n);
+    assertEquals(ids(both), [target.id, twin.id], "the deal first, then the HubSpot id matched whole");
+    assertEquals(both.total, 2);
+    assertEquals(ids(await search(`#${n}`)), [target.id, twin.id]);
+    // '#' and a number no deal has: nothing (not every deal whose text contains the digits).
+    assertEquals((await search("#999999999999")).total, 0);
+    // A longer number that is no deal number is still searched as text (a phone number).
+    const phone = String(target.request.phone).replace(/\s/g, "");
+    assert(ids(await search(phone)).includes(target.id), "found by its phone number");
+  },
+);
 
 httpTest("status filters: the admin list (?status=) and the partner's 'Mes devis'", async () => {
   const admin = await loggedIn(ADMIN);

@@ -181,7 +181,10 @@ httpTest("the whole workflow, message by message, from the request to full payme
   const deposit = await admin.post(`/api/deal/${id}/payments`, { kind: "deposit", amount: "300,50" });
   const afterDeposit = dealOf(deposit);
   // The confirmation names the amount recorded (issue "Invoices…" §3).
-  assertEquals(body(deposit).message, `Acompte de ${formatEuros(30050)} enregistré. ${statusChanged("pay_partial")}`);
+  assertEquals(
+    body(deposit).message,
+    `Acompte de ${formatEuros(30050)} enregistré. ${statusChanged("pay_partial")}`,
+  );
   assertEquals(afterDeposit.status, "pay_partial");
   assertEquals(afterDeposit.depositAmount, 300.5);
   assert(
@@ -262,7 +265,9 @@ httpTest(
     });
     assertEquals(
       body(total).message,
-      `Paiement intégral de ${formatEuros(Math.round(wholeTotal * 100))} enregistré. ${statusChanged("pay_total")}`,
+      `Paiement intégral de ${formatEuros(Math.round(wholeTotal * 100))} enregistré. ${
+        statusChanged("pay_total")
+      }`,
     );
     assertEquals(dealOf(total).totalAmountPaid, wholeTotal);
     assertEquals(dealOf(total).depositAmount, null);

@@ -210,7 +210,9 @@ httpTest(
       409,
       MAIL_MESSAGES.partnerNothingToDo,
     );
-    const invoice = await admin.post(`/api/deal/send-mail/${paid.id}`, { templateName: "deal-invoice-customer" });
+    const invoice = await admin.post(`/api/deal/send-mail/${paid.id}`, {
+      templateName: "deal-invoice-customer",
+    });
     assertEquals(body(invoice).message, SENT("Facture client"), invoice.text);
 
     // Deal 26: refused; nobody is told the quote awaits them.
@@ -222,7 +224,9 @@ httpTest(
       "deal-invoice-customer": MAIL_MESSAGES.noInvoice,
     });
     assertError(
-      await admin.post(`/api/deal/send-mail/${refused.id}`, { templateName: "deal-reminder-manual-customer" }),
+      await admin.post(`/api/deal/send-mail/${refused.id}`, {
+        templateName: "deal-reminder-manual-customer",
+      }),
       409,
       MAIL_MESSAGES.refusedNothingToDo,
     );

@@ -50,7 +50,9 @@ function PartnerStatusFilter({ status }: { status: DealStatus | null }) {
           ))}
         </select>
       </label>
-      <button type="submit" class="rounded-lg bg-slate-800 px-4 py-2 font-semibold text-white">Filtrer</button>
+      <button type="submit" class="rounded-lg bg-slate-800 px-4 py-2 font-semibold text-white">
+        Filtrer
+      </button>
       {status && (
         <a href={PARTNER_DEALS_PATH} class="rounded-lg border border-slate-300 px-4 py-2 font-medium">
           Réinitialiser

@@ -30,7 +30,9 @@ export const partnerChangeResets = (status: string) => PARTNER_CHANGE_RESETS.inc
 /** What the confirmation tells the admin before a change of partner (null: nothing beyond the totals). */
 export function partnerChangeNotice(status: string, hasPartner: boolean): string | null {
   if (partnerChangeResets(status)) return DEAL_MESSAGES.partnerChangeResets;
-  return hasPartner && PARTNER_CHANGE_EMAILS.includes(status as never) ? DEAL_MESSAGES.partnerChangeNotifies : null;
+  return hasPartner && PARTNER_CHANGE_EMAILS.includes(status as never)
+    ? DEAL_MESSAGES.partnerChangeNotifies
+    : null;
 }
 
 /** What giving `deal` to `companyId` (or to nobody) changes, read in `tx`; nothing is written. */

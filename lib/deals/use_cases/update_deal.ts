@@ -182,7 +182,9 @@ export async function updateDeal(deps: Deps, actor: Actor, id: number, body: unk
         // Validating through the status dialog does what 'Valider ma disponibilité' does.
         properties = { ...properties, envoi_devis: "oui" };
         changes.properties = properties;
-        notify = status === "edited" || deal.properties.envoi_devis === "oui" ? "quote_updated" : "quote_ready";
+        notify = status === "edited" || deal.properties.envoi_devis === "oui"
+          ? "quote_updated"
+          : "quote_ready";
       }
     }
     if (status !== deal.status) changes.status = status;

@@ -8,9 +8,15 @@ export function partnerRemovedEmail(
   deal: { id: number; name: string },
   listLink: string,
 ): OutgoingEmail {
-  return paragraphsEmail(to, "deal-partner-removed", `Le devis #${deal.id} a été confié à un autre partenaire`, [
-    "Bonjour,",
-    `La demande de devis #${deal.id} « ${deal.name} » a été confiée à un autre partenaire : elle n'apparaît plus dans vos devis et vous n'avez plus rien à faire à son sujet.`,
-    "Merci pour le temps que vous y avez consacré.",
-  ], { url: listLink, label: "Voir mes devis" });
+  return paragraphsEmail(
+    to,
+    "deal-partner-removed",
+    `Le devis #${deal.id} a été confié à un autre partenaire`,
+    [
+      "Bonjour,",
+      `La demande de devis #${deal.id} « ${deal.name} » a été confiée à un autre partenaire : elle n'apparaît plus dans vos devis et vous n'avez plus rien à faire à son sujet.`,
+      "Merci pour le temps que vous y avez consacré.",
+    ],
+    { url: listLink, label: "Voir mes devis" },
+  );
 }
