@@ -125,7 +125,7 @@ export default function AdminDealsList(props: AdminDealsListProps) {
             : r
         )
       );
-      say("success", LIST_MESSAGES.partnerChanged(changed.company?.name ?? company.name));
+      say("success", changed.message ?? LIST_MESSAGES.partnerChanged(changed.company?.name ?? company.name));
     } catch (error) {
       say("error", error instanceof ApiError ? error.message : LIST_MESSAGES.partnerError);
     } finally {
@@ -179,7 +179,7 @@ export default function AdminDealsList(props: AdminDealsListProps) {
     direction: query.sort === key && query.direction === "desc" ? "asc" : "desc",
   });
 
-  const filtered = Boolean(query.search.trim() || query.from || query.to);
+  const filtered = Boolean(query.search.trim() || query.from || query.to || query.status);
 
   return (
     <div data-testid="admin-deals-list">

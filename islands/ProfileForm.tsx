@@ -14,10 +14,12 @@ import {
   DELETION_GRACE_DAYS,
   displayPhone,
   FRENCH_MONTHS,
+  hasVatNumberField,
   normalizeEmail,
   PROFILE_INVALID,
   PROFILE_SAVED,
   profileErrors,
+  SIREN_MAX_LENGTH,
 } from "../lib/accounts/rules.ts";
 
 export interface ProfileFormProps {
@@ -260,8 +262,12 @@ export default function ProfileForm({ user: initialUser, birthYears }: ProfileFo
           <div class="grid gap-4 md:grid-cols-2">
             {user.type === "Customer" &&
               text("name", "Nom de la société", "text", { autoComplete: "organization" })}
-            {text("siren", "SIREN", "text", { maxLength: 9, inputMode: "numeric" })}
-            {text("vatNumber", "Numéro de TVA intracommunautaire", "text", { placeholder: "FR32123456789" })}
+            {text("siren", "SIREN", "text", { maxLength: SIREN_MAX_LENGTH, inputMode: "numeric" })}
+            {
+              // A private customer has no VAT number; it appears once a company name or SIREN is typed.
+              hasVatNumberField(user.type, form) &&
+              text("vatNumber", "Numéro de TVA intracommunautaire", "text", { placeholder: "FR32123456789" })
+            }
             {user.type === "Company" && (
               <label class="flex items-center gap-2 text-sm">
                 <input

@@ -5,6 +5,8 @@
 // CR, LF and TAB too. Multi-line fields keep LF, CR (of CRLF) and TAB.
 import type { z } from "zod";
 import { AppError } from "./errors.ts";
+// Zod's messages in French for the whole process (the locale and the product's wording).
+import "./zod_locale.ts";
 
 export const UNSAFE_TEXT_MESSAGE = "Ce champ contient des caractères non autorisés.";
 export const EMAIL_INVALID_MESSAGE = "L'email doit être valide.";

@@ -8,7 +8,8 @@ import { openDealPage, type PublicDeal } from "../lib/deals/use_cases/public_dea
 import { DEAL_MESSAGES } from "../lib/deals/rules.ts";
 import { renderSitePage } from "../components/layout/render.tsx";
 import { DEAL_PAGE_TITLE, DealShowPage } from "../components/deals/show/DealShowPage.tsx";
-import { DealNotAvailable } from "../components/deals/show/NotAvailable.tsx";
+import { DealBeingUpdated, DealNotAvailable } from "../components/deals/show/NotAvailable.tsx";
+import { quoteBeingUpdated } from "../lib/deals/use_cases/customer_access.ts";
 import { dealShowView } from "../components/deals/show/view.ts";
 import { takeFlashes } from "../lib/http/cookies.ts";
 import { pageChat } from "../lib/chat/use_cases/page_chat.ts";
@@ -31,7 +32,12 @@ export const dealShowRoutes = new Hono<AppEnv>()
   })
   .get("/show/:token", async (c) => {
     const page = await openDeal(c, c.req.param("token"));
-    if (!page) return renderNotAvailable(c);
+    if (!page) {
+      if (await quoteBeingUpdated(c.var.deps, c.req.param("token"))) {
+        return renderSitePage(c, DEAL_MESSAGES.beingUpdated, <DealBeingUpdated />);
+      }
+      return renderNotAvailable(c);
+    }
     // The page shows this session's flash messages itself: a payment's success with its invoice.
     const notices = await takeFlashes(c);
     const backFromBank = !!c.req.query("payment_intent") && !!c.req.query("redirect_status");

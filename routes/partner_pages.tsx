@@ -22,6 +22,7 @@ export const partnerPageRoutes = new Hono<AppEnv>()
         total={list.total}
         page={list.page}
         perPage={list.perPage}
+        status={list.statusFilter ?? null}
       />,
     );
   })

@@ -25,6 +25,10 @@ export const DELETION_GRACE_DAYS = 14;
 export const PASSWORD_RULE_MESSAGE =
   "Le mot de passe doit contenir au moins 8 caractères, une majuscule, une minuscule, un chiffre et un caractère spécial.";
 export const SIREN_MESSAGE = "Le SIREN doit contenir exactement 9 chiffres.";
+/** Spec 001 §5: the 9-digit rule is the partners'; a customer's SIREN field only has a 9-character
+ * maximum. */
+export const SIREN_MAX_MESSAGE = "Le SIREN ne doit pas dépasser 9 caractères.";
+export const SIREN_MAX_LENGTH = 9;
 export const VAT_MESSAGE = "Le numéro de TVA doit être au format européen (ex: FR12345678901).";
 export const VAT_KEY_MESSAGE =
   "Ce numéro de TVA n'existe pas : sa clé (les 2 caractères après FR) ne correspond pas au SIREN qui le suit.";
@@ -285,6 +289,13 @@ export interface ProfileInput {
   passwordConfirmation: string;
 }
 
+/** Whether the profile has a VAT number: partners always, customers only as professionals (a company
+ * name or a SIREN given), never admins. A private customer's VAT number is dropped on save. */
+export function hasVatNumberField(type: UserType, input: { name: string; siren: string }): boolean {
+  if (type === "Company") return true;
+  return type === "Customer" && (input.name.trim() !== "" || input.siren.trim() !== "");
+}
+
 /** Every field's first problem (spec 001 §5), for the browser and the server alike. */
 export function profileErrors(
   input: ProfileInput,
@@ -300,13 +311,12 @@ export function profileErrors(
   if (birth) errors.birthdate = birth;
   if (type === "Company") {
     if (!/^\d{9}$/.test(input.siren)) errors.siren = SIREN_MESSAGE;
-  } else if (input.siren !== "" && !/^\d{9}$/.test(input.siren)) {
-    // The spec applies the 9-digit rule to companies; a customer's SIREN, when given, must still be
-    // a real SIREN.
-    errors.siren = SIREN_MESSAGE;
+  } else if (input.siren.length > SIREN_MAX_LENGTH) {
+    // Spec 001 §5: the 9-digit rule applies to companies only; customers get a 9-character maximum.
+    errors.siren = SIREN_MAX_MESSAGE;
   }
-  // Optional for partners and customers (a business customer's is printed on its invoices, BT-48).
-  if (type !== "Admin" && input.vatNumber !== "") {
+  // Optional for partners and professional customers (printed on their invoices, BT-48).
+  if (hasVatNumberField(type, input) && input.vatNumber !== "") {
     const vat = vatNumberError(input.vatNumber, input.siren);
     if (vat) errors.vatNumber = vat;
   }
@@ -383,7 +393,7 @@ export function profileSchema(type: UserType, today: string) {
       // Company details only belong to the types that have them.
       name: type === "Admin" ? "" : data.name,
       siren: type === "Admin" ? "" : data.siren,
-      vatNumber: type === "Admin" ? "" : data.vatNumber,
+      vatNumber: hasVatNumberField(type, data) ? data.vatNumber : "",
       vatExemption: type === "Company" ? data.vatExemption : false,
     }));
 }

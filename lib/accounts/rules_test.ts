@@ -4,10 +4,12 @@ import {
   birthYearChoices,
   frenchVatKey,
   frenchVatNumber,
+  hasVatNumberField,
   isStrongPassword,
   normalizePhone,
   profileSchema,
   registrationSchema,
+  SIREN_MAX_MESSAGE,
   toIsoDate,
   VAT_KEY_MESSAGE,
   VAT_MESSAGE,
@@ -176,15 +178,29 @@ Deno.test("company SIREN and VAT number rules", () => {
   // checked by the same rule; the VAT exemption is the partners' only.
   const customerSchema = profileSchema("Customer", TODAY);
   const customer = customerSchema.parse(
-    profile({ siren: "", vatNumber: "fr05987654321", vatExemption: true }),
+    profile({ name: "Léa Événements", siren: "", vatNumber: "fr05987654321", vatExemption: true }),
   );
   assertEquals([customer.siren, customer.vatNumber, customer.vatExemption], ["", "FR05987654321", false]);
-  assertEquals(errorsOf(customerSchema, profile({ siren: "", vatNumber: "FR1" })).vatNumber, VAT_MESSAGE);
+  assertEquals(
+    errorsOf(customerSchema, profile({ name: "Léa Événements", siren: "", vatNumber: "FR1" })).vatNumber,
+    VAT_MESSAGE,
+  );
   assertEquals(
     errorsOf(customerSchema, profile({ vatNumber: "FR05987654321" })).vatNumber,
     VAT_SIREN_MESSAGE,
   );
   assertEquals(profileSchema("Admin", TODAY).parse(profile({ siren: "" })).vatNumber, "");
+  // Spec 001 §5: no 9-digit rule for customers, a 9-character maximum; no VAT number for a private one.
+  assertEquals(errorsOf(customerSchema, profile({ siren: "12" })).siren, undefined);
+  assertEquals(errorsOf(customerSchema, profile({ siren: "1234567890" })).siren, SIREN_MAX_MESSAGE);
+  assertEquals(
+    customerSchema.parse(profile({ name: "", siren: "", vatNumber: "FR05987654321" })).vatNumber,
+    "",
+  );
+  assertEquals(hasVatNumberField("Customer", { name: "", siren: "" }), false);
+  assertEquals(hasVatNumberField("Customer", { name: "Léa Événements", siren: "" }), true);
+  assertEquals(hasVatNumberField("Company", { name: "", siren: "" }), true);
+  assertEquals(hasVatNumberField("Admin", { name: "x", siren: "123456789" }), false);
 });
 
 Deno.test("French VAT numbers: the key of a SIREN is (12 + 3 × (SIREN mod 97)) mod 97", () => {

@@ -88,7 +88,10 @@ const attention = (party: Party) => party.address.find((l) => ATTENTION.test(l))
 function legalEntity(party: Party) {
   return {
     "cbc:RegistrationName": party.name,
-    ...(party.siren ? { "cbc:CompanyID": party.siren, "cbc:CompanyID@schemeID": "0002" as const } : {}),
+    // Scheme 0002 is the SIREN: only a real one (a customer's free 9-character field may hold another id).
+    ...(party.siren && /^\d{9}$/.test(party.siren)
+      ? { "cbc:CompanyID": party.siren, "cbc:CompanyID@schemeID": "0002" as const }
+      : {}),
   };
 }
 

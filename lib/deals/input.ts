@@ -167,6 +167,10 @@ export const refusalSchema = z.object({
   reason: text(64).pipe(z.string().min(1, "Veuillez choisir une raison de refus.")),
 });
 
+/** A deal status in a list's query string ('?status=send'). */
+export const STATUS_INVALID = "Statut inconnu.";
+export const statusParam = z.enum(DEAL_STATUSES, { error: STATUS_INVALID });
+
 /** A list's page number in a query string: 1 to 100 000. */
 export const PAGE_INVALID = "Le numéro de page est invalide.";
 export const pageParam = z.union([z.string(), z.number()]).transform((v, ctx) => {
@@ -190,6 +194,9 @@ export const listQuerySchema = z.object({
   perPage: z.coerce.number().int().min(1).max(100).optional(),
   sort: z.enum(["createdAt", "serviceDate", "totalHt", "id"]).optional(),
   direction: z.enum(["asc", "desc"]).optional(),
+  /** What the dates filter: the service date ('Date presta', the default) or the creation date. */
+  dateField: z.enum(["serviceDate", "createdAt"]).optional(),
+  status: statusParam.optional(),
 });
 
 // ---------------------------------------------------------------------------------------------------

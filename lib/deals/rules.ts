@@ -128,6 +128,14 @@ const TRANSITIONS: Record<Exclude<DealAction, "refuse" | "set_status" | "edit">,
   pay_total: { roles: ["Admin", "System"], from: PAYABLE, to: () => "pay_total" },
 };
 
+/** Statuses of a quote the customer received but not paid: a new partner never validated it, so a change
+ * of partner sends the deal back to 'new' (paid deals keep their partner: partnerFixedOncePaid). */
+export const PARTNER_CHANGE_RESETS: DealStatus[] = ["pending", "send", "edited", "accepted"];
+/** Statuses in which the partners hear of a change of partner (the deal was sent to a partner and is
+ * still alive): the previous one loses it, the new one is asked to validate. Mirrors the trigger
+ * deal_emails_on_partner() of 20261128008100_partner_change.sql. */
+export const PARTNER_CHANGE_EMAILS: DealStatus[] = ["new", ...PARTNER_CHANGE_RESETS];
+
 export const DEAL_MESSAGES = {
   notAllowed: "Vous n'avez pas le droit d'effectuer cette action sur ce devis.",
   locked: "Les modifications de ce devis sont désactivées par l'administrateur.",
@@ -142,6 +150,15 @@ export const DEAL_MESSAGES = {
   totalBelowPaid: (held: string) =>
     `Le total du devis doit rester supérieur à l'acompte déjà reçu (${held}).`,
   unavailable: "Devis non disponible",
+  /** The customer's page while a quote they received is with a partner again (a new partner, or an
+   * edit to revalidate). */
+  beingUpdated: "Votre devis est en cours de mise à jour",
+  /** The partner-change dialog, before confirming, and the answer of the change (issue "Invoices…" §3). */
+  partnerChangeResets:
+    "Ce devis a déjà été envoyé au client : il repassera en « Nouvelle demande » pour que le nouveau partenaire valide sa disponibilité. Le client verra que son devis est en cours de mise à jour ; l'ancien et le nouveau partenaire seront prévenus par email.",
+  partnerChangeNotifies: "L'ancien et le nouveau partenaire seront prévenus par email.",
+  partnerChangedBackToNew: (name: string) =>
+    `Partenaire changé pour ${name} : le devis repasse en « Nouvelle demande » et les deux partenaires ont été prévenus par email.`,
   invalid: "Veuillez vérifier les informations du devis.",
   reasonRequired: "Veuillez choisir une raison de refus.",
   amountPositive: "Le montant doit être supérieur à 0",

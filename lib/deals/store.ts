@@ -410,6 +410,10 @@ export interface AdminListQuery {
   search: string;
   from: string | null;
   to: string | null;
+  /** What 'Date de début' / 'Date de fin' filter: the service date (default) or the creation date. */
+  dateField?: "serviceDate" | "createdAt";
+  /** Only the deals in this status. */
+  status?: DealStatus | null;
   page: number;
   perPage: number;
   sort: "createdAt" | "serviceDate" | "totalHt" | "id";
@@ -453,48 +457,115 @@ export function adminSearchTerms(search: string): { patterns: string[]; numbers:
   return { patterns, numbers };
 }
 
-/** The SQL of one page of the admin list: the page's ids in order, read from the sort's index, among
- * the search's matches (public.admin_deal_search: ids only, for admins) when there is a search. */
-export function adminListPageSql(query: AdminListQuery): { text: string; params: unknown[] } {
-  const { patterns, numbers } = adminSearchTerms(query.search);
+/** A search that is a deal number, with or without '#' ('12', '#12'): the digits, else null. */
+export function dealNumberSearch(search: string): string | null {
+  const match = /^#?(\d{1,18})$/.exec(search.trim());
+  return match ? match[1] : null;
+}
+
+/** The list's filters (search, dates, status) as a `where` clause of public.deals d, and its params. */
+function adminListFilter(query: AdminListQuery, terms = adminSearchTerms(query.search)) {
+  const { patterns, numbers } = terms;
   const where: string[] = [];
   const params: unknown[] = [];
   if (patterns.length || numbers.length) {
     params.push(patterns, numbers);
     where.push(`d.id in (select s.id from public.admin_deal_search($1::text[], $2::text[]) s)`);
   }
+  // 'Date de début' / 'Date de fin': the service date beside them in the list, unless the creation date
+  // is asked for.
+  const column = query.dateField === "createdAt" ? "d.created_at" : "d.service_date";
   if (query.from) {
     params.push(query.from);
-    where.push(`d.created_at >= $${params.length}::date`);
+    where.push(`${column} >= $${params.length}::date`);
   }
   if (query.to) {
     params.push(query.to);
-    where.push(`d.created_at < $${params.length}::date + 1`);
+    where.push(`${column} < $${params.length}::date + 1`);
+  }
+  if (query.status) {
+    params.push(query.status);
+    where.push(`d.status = $${params.length}`);
+  }
+  return { filter: where.length ? `where ${where.join(" and ")}` : "", params };
+}
+
+/** The SQL of one page of the admin list: the page's ids in order, read from the sort's index, among
+ * the search's matches (public.admin_deal_search: ids only, for admins) when there is a search. The
+ * deal numbered `exactFirst` comes first. */
+export function adminListPageSql(
+  query: AdminListQuery,
+  terms = adminSearchTerms(query.search),
+  exactFirst: string | null = null,
+): { text: string; params: unknown[] } {
+  const { filter, params } = adminListFilter(query, terms);
+  let first = "";
+  if (exactFirst) {
+    params.push(exactFirst);
+    first = `d.id = $${params.length}::bigint desc, `;
   }
   params.push(query.perPage, (query.page - 1) * query.perPage);
-  const filter = where.length ? `where ${where.join(" and ")}` : "";
   return {
     text: `select d.id from public.deals d ${filter}
-           order by ${listOrder(query)} limit $${params.length - 1} offset $${params.length}`,
+           order by ${first}${listOrder(query)} limit $${params.length - 1} offset $${params.length}`,
     params,
   };
 }
 
 /** One page of every deal (admins), with the total count, searched on the pre-computed text. Every
- * deal is listed, with its request's contact when it has one. */
+ * deal is listed, with its request's contact when it has one. A deal number ('12', '#12') finds that
+ * deal, first, and the deals whose HubSpot id is that number, whole; only when none has it is a longer
+ * number searched as text (a phone number, a postcode). */
 export async function listAllDeals(
   tx: Tx,
   query: AdminListQuery,
 ): Promise<{ items: DealListItem[]; total: number }> {
-  const page = adminListPageSql(query);
+  const number = dealNumberSearch(query.search);
+  if (number) {
+    const exact = await adminListPage(tx, query, { patterns: [], numbers: [number] }, number);
+    if (exact.total > 0 || number.length < SHORT_WORD || query.search.trim().startsWith("#")) return exact;
+  }
+  return await adminListPage(tx, query, adminSearchTerms(query.search), null);
+}
+
+async function adminListPage(
+  tx: Tx,
+  query: AdminListQuery,
+  terms: { patterns: string[]; numbers: string[] },
+  exactFirst: string | null,
+): Promise<{ items: DealListItem[]; total: number }> {
+  const page = adminListPageSql(query, terms, exactFirst);
   // One text per search shape, dates and sort: built at run time, never prepared (each connection
   // would keep every variant), and planned for its own values.
   const ids = (await tx.query<{ id: number }>(page.text, page.params, { prepare: false })).map((r) => r.id);
-  const { patterns, numbers } = adminSearchTerms(query.search);
+  return {
+    items: await listItemsById(tx, ids, LIST_ITEM_ADMIN),
+    total: await adminListCount(tx, query, terms),
+  };
+}
+
+/** How many deals the list's filters keep: public.admin_deal_count (security definer: no RLS per row)
+ * for a search and creation dates; counted under the admin's RLS, like the page, once the service date
+ * or the status filters. */
+async function adminListCount(
+  tx: Tx,
+  query: AdminListQuery,
+  terms: { patterns: string[]; numbers: string[] },
+): Promise<number> {
+  const byServiceDate = query.dateField !== "createdAt" && (query.from || query.to);
+  if (byServiceDate || query.status) {
+    const { filter, params } = adminListFilter(query, terms);
+    const [row] = await tx.query<{ total: number }>(
+      `select count(*)::int as total from public.deals d ${filter}`,
+      params,
+      { prepare: false },
+    );
+    return row.total;
+  }
   const [count] = await tx<{ total: number }>`
-    select public.admin_deal_count(${patterns}::text[], ${numbers}::text[], ${query.from}::date, ${query.to}::date)
-      as total`;
-  return { items: await listItemsById(tx, ids, LIST_ITEM_ADMIN), total: count.total };
+    select public.admin_deal_count(${terms.patterns}::text[], ${terms.numbers}::text[], ${query.from}::date,
+      ${query.to}::date) as total`;
+  return count.total;
 }
 
 /** The columns of a list item, with the customer's name as the reader may see it. */

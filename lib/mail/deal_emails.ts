@@ -18,6 +18,7 @@ import {
   dealRefusedPartnerEmail,
   partnerNewDealEmail,
   partnerReminderEmail,
+  partnerRemovedEmail,
   paymentReceivedEmail,
   paymentReceivedPartnerEmail,
   quoteReadyEmail,
@@ -33,7 +34,8 @@ export type DealEmailKind =
   | "refused"
   | "deal-reminder-manual-partner"
   | "deal-reminder-manual-customer"
-  | "deal-invoice-customer";
+  | "deal-invoice-customer"
+  | "partner_removed";
 
 interface DealFacts {
   id: number;
@@ -120,6 +122,17 @@ export async function dealEmails(
       // partner's (an admin's internal reasons — duplicate, junk… — email nobody).
       if (!reason?.forPartner || !CUSTOMER_HOLDS_QUOTE.has(from)) return [];
       return toCustomer((to) => dealRefusedCustomerEmail(to, firstname, deal.name, null, publicLink));
+    }
+    case "partner_removed": {
+      // The previous partner, named by the notification: the deal names the new one now.
+      const companyId = String(data.companyId ?? "");
+      if (!/^[0-9a-f-]{36}$/i.test(companyId)) return [];
+      const [previous] = await tx<{ email: string }>`
+        select email from public.users
+        where id = ${companyId}::uuid and type = 'Company' and anonymized_at is null
+          and coalesce(email, '') <> ''`;
+      if (!previous) return [];
+      return [partnerRemovedEmail(previous.email, ref, `${config.appUrl}/dashboard/partenaire/devis`)];
     }
     case "deal-reminder-manual-partner":
       return toPartner((to) => partnerReminderEmail(to, ref, editLink));

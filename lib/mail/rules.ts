@@ -50,12 +50,61 @@ export const MANUAL_TEMPLATES: EmailTemplateInfo[] = [
 export const manualTemplate = (name: unknown): EmailTemplateInfo | undefined =>
   MANUAL_TEMPLATES.find((t) => t.template === name);
 
-/** Why a manual template cannot be sent for a deal in `status` (null: it can): the recipient must be able
- * to open what the email links to (a partner never sees a deal in 'start'; the customer's page shows no
- * quote before it is sent). */
-export function manualSendRefusal(template: EmailTemplateInfo, status: string): string | null {
-  if (template.recipient === "partner") return status === "start" ? MAIL_MESSAGES.notSentToPartner : null;
-  return ["start", "new", "pending"].includes(status) ? MAIL_MESSAGES.notSentToCustomer : null;
+/** What decides whether a manual template is worth sending for a deal. */
+export interface ManualSendFacts {
+  status: string;
+  hasCustomer: boolean;
+  hasPartner: boolean;
+  /** A (non-overpayment) payment was recorded: its customer invoice exists (issued by the billing
+   * worker within seconds of the payment). */
+  anythingPaid: boolean;
+}
+
+/** Statuses in which the partner still has to validate its availability and cocktails. */
+const PARTNER_TO_VALIDATE = new Set(["new", "pending"]);
+/** Statuses in which the customer holds a quote to accept by paying its deposit. */
+const CUSTOMER_TO_PAY = new Set(["send", "edited", "accepted"]);
+const REFUSED = new Set(["refused", "refused_client", "refused_partner"]);
+
+/** Why a manual template cannot be sent for a deal (null: it can). Each reminder only while its party has
+ * something to do (the partner: validate a deal in 'new'/'pending'; the customer: pay the deposit of a
+ * quote they hold); 'Facture client' only once an invoice exists; nothing before the deal leaves
+ * 'start'. */
+export function manualSendRefusal(template: EmailTemplateInfo, deal: ManualSendFacts): string | null {
+  const { status } = deal;
+  if (!(template.recipient === "partner" ? deal.hasPartner : deal.hasCustomer)) {
+    return MAIL_MESSAGES.noRecipient;
+  }
+  if (status === "start") {
+    return template.recipient === "partner"
+      ? MAIL_MESSAGES.notSentToPartner
+      : MAIL_MESSAGES.notSentToCustomer;
+  }
+  if (template.template === "deal-invoice-customer") {
+    return deal.anythingPaid ? null : MAIL_MESSAGES.noInvoice;
+  }
+  if (REFUSED.has(status)) return MAIL_MESSAGES.refusedNothingToDo;
+  if (template.template === "deal-reminder-manual-partner") {
+    return PARTNER_TO_VALIDATE.has(status) ? null : MAIL_MESSAGES.partnerNothingToDo;
+  }
+  if (PARTNER_TO_VALIDATE.has(status)) return MAIL_MESSAGES.notSentToCustomer;
+  if (deal.anythingPaid) return MAIL_MESSAGES.customerAlreadyPaid;
+  if (!CUSTOMER_TO_PAY.has(status)) return MAIL_MESSAGES.customerNothingToDo;
+  return null;
+}
+
+/** A manual template as the dialog offers it for one deal: `unavailableReason` says why it cannot be
+ * sent (null: it can). */
+export interface DealEmailTemplate extends EmailTemplateInfo {
+  available: boolean;
+  unavailableReason: string | null;
+}
+
+export function dealEmailTemplates(deal: ManualSendFacts): DealEmailTemplate[] {
+  return MANUAL_TEMPLATES.map((t) => {
+    const reason = manualSendRefusal(t, deal);
+    return { ...t, available: reason === null, unavailableReason: reason };
+  });
 }
 
 export const RECIPIENT_LABELS: Record<EmailTemplateInfo["recipient"], string> = {
@@ -74,6 +123,11 @@ export const MAIL_MESSAGES = {
   noRecipient: "Ce devis n'a pas de destinataire pour cet email.",
   notSentToPartner: "Ce devis n'a pas encore été envoyé au partenaire.",
   notSentToCustomer: "Ce devis n'a pas encore été envoyé au client.",
+  partnerNothingToDo: "Le partenaire a déjà validé sa disponibilité : il n'a rien à faire sur ce devis.",
+  customerAlreadyPaid: "Le client a déjà réglé son acompte : il n'a rien à faire sur ce devis.",
+  customerNothingToDo: "Le client n'a rien à faire sur ce devis.",
+  refusedNothingToDo: "Ce devis est refusé : il n'y a plus rien à rappeler.",
+  noInvoice: "Aucune facture n'existe encore pour ce devis : elle est émise au premier paiement.",
   notFound: "Email introuvable.",
 } as const;
 

@@ -2,6 +2,7 @@
 // template a deal's status allows, and every template's three parts with escaped HTML.
 import { assert, assertEquals } from "../../tests/support/assert.ts";
 import {
+  dealEmailTemplates,
   MAIL_MESSAGES,
   MANUAL_TEMPLATES,
   manualSendRefusal,
@@ -28,17 +29,54 @@ Deno.test("remaining time in French", () => {
   assertEquals(remainingLabel(50 * 3600), "2 j 2 h");
 });
 
-Deno.test("manual templates: which statuses allow each", () => {
+Deno.test("manual templates: each reminder only while its party has something to do, the invoice once one exists", () => {
   const partner = manualTemplate("deal-reminder-manual-partner")!;
   const customer = manualTemplate("deal-reminder-manual-customer")!;
-  assertEquals(manualSendRefusal(partner, "start"), MAIL_MESSAGES.notSentToPartner);
-  assertEquals(manualSendRefusal(partner, "new"), null);
-  for (const status of ["start", "new", "pending"]) {
-    assertEquals(manualSendRefusal(customer, status), MAIL_MESSAGES.notSentToCustomer, status);
+  const invoice = manualTemplate("deal-invoice-customer")!;
+  const deal = (status: string, anythingPaid = false) => ({
+    status,
+    anythingPaid,
+    hasCustomer: true,
+    hasPartner: true,
+  });
+  for (const t of [partner, customer, invoice]) assert(manualSendRefusal(t, deal("start")) !== null);
+  assertEquals(manualSendRefusal(partner, deal("start")), MAIL_MESSAGES.notSentToPartner);
+  for (const status of ["new", "pending"]) {
+    assertEquals(manualSendRefusal(partner, deal(status)), null, status);
   }
   for (const status of ["send", "edited", "accepted", "pay_partial", "pay_total"]) {
-    assertEquals(manualSendRefusal(customer, status), null, status);
+    assertEquals(manualSendRefusal(partner, deal(status)), MAIL_MESSAGES.partnerNothingToDo, status);
   }
+  // A paid deal's partner has nothing to validate (POST .../send-mail/3 asked it to).
+  assertEquals(manualSendRefusal(partner, deal("pay_total", true)), MAIL_MESSAGES.partnerNothingToDo);
+  for (const status of ["new", "pending"]) {
+    assertEquals(manualSendRefusal(customer, deal(status)), MAIL_MESSAGES.notSentToCustomer, status);
+  }
+  for (const status of ["send", "edited", "accepted"]) {
+    assertEquals(manualSendRefusal(customer, deal(status)), null);
+  }
+  // Deal 3: everything paid; deal 26: refused.
+  assertEquals(manualSendRefusal(customer, deal("pay_total", true)), MAIL_MESSAGES.customerAlreadyPaid);
+  assertEquals(manualSendRefusal(customer, deal("accepted", true)), MAIL_MESSAGES.customerAlreadyPaid);
+  for (const status of ["refused", "refused_client", "refused_partner"]) {
+    assertEquals(manualSendRefusal(customer, deal(status)), MAIL_MESSAGES.refusedNothingToDo, status);
+    assertEquals(manualSendRefusal(partner, deal(status)), MAIL_MESSAGES.refusedNothingToDo, status);
+  }
+  // 'Facture client' only once a payment (and so its invoice) exists, whatever the status.
+  assertEquals(manualSendRefusal(invoice, deal("send")), MAIL_MESSAGES.noInvoice);
+  assertEquals(manualSendRefusal(invoice, deal("pay_partial", true)), null);
+  assertEquals(manualSendRefusal(invoice, deal("refused_client", true)), null);
+  assertEquals(
+    manualSendRefusal(partner, { ...deal("new"), hasPartner: false }),
+    MAIL_MESSAGES.noRecipient,
+  );
+  assertEquals(
+    dealEmailTemplates(deal("send")).map((t) => [t.template, t.available]),
+    [["deal-reminder-manual-partner", false], ["deal-reminder-manual-customer", true], [
+      "deal-invoice-customer",
+      false,
+    ]],
+  );
   assertEquals(manualTemplate("nope"), undefined);
   assertEquals(MANUAL_TEMPLATES.map((t) => t.label), [
     "Rappel partenaire",

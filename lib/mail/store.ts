@@ -9,6 +9,8 @@ export interface DealRecipients {
   status: string;
   hasCustomer: boolean;
   hasPartner: boolean;
+  /** A payment (not an overpayment) was recorded: its customer invoice exists. */
+  anythingPaid: boolean;
 }
 
 /** The deal as the actor's RLS shows it, with whether each side has an address (null: not found). */
@@ -16,7 +18,9 @@ export async function dealRecipients(tx: Tx, dealId: number): Promise<DealRecipi
   const [row] = await tx<DealRecipients>`
     select d.id, d.status, coalesce(c.email, '') <> '' as "hasCustomer",
            exists (select from public.users p where p.id = d.company_id and p.anonymized_at is null
-                   and coalesce(p.email, '') <> '') as "hasPartner"
+                   and coalesce(p.email, '') <> '') as "hasPartner",
+           exists (select from public.deal_payments m where m.deal_id = d.id and not m.overpayment)
+             as "anythingPaid"
     from public.deals d left join public.deal_contacts c on c.deal_id = d.id
     where d.id = ${dealId}`;
   return row ?? null;

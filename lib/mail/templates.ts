@@ -6,6 +6,7 @@ export { passwordResetEmail } from "./templates/password-reset.ts";
 export { partnerInvitationEmail } from "./templates/partner-invitation.ts";
 export { requestReceivedEmail } from "./templates/deal-request-received.ts";
 export { partnerNewDealEmail } from "./templates/deal-new-partner.ts";
+export { partnerRemovedEmail } from "./templates/deal-partner-removed.ts";
 export { quoteReadyEmail } from "./templates/deal-quote-ready.ts";
 export { quoteUpdatedEmail } from "./templates/deal-quote-updated.ts";
 export { availabilityValidatedEmail } from "./templates/deal-availability-validated.ts";

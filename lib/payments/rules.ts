@@ -8,6 +8,8 @@ export type PaymentType = "deposit" | "full" | "remaining";
 /** What is recorded (deal_payments.kind) and invoiced. */
 export type PaymentKind = "deposit" | "balance" | "total";
 
+const MANUAL_KIND_NAMES = { deposit: "Acompte", balance: "Solde", total: "Paiement intégral" } as const;
+
 export const PAYMENT_MESSAGES = {
   moreThanDue: (due: string) => `Le montant dépasse le reste à payer du devis (${due}).`,
   /** A deposit leaves a balance: the whole amount due is recorded as a total or a balance. */
@@ -18,6 +20,9 @@ export const PAYMENT_MESSAGES = {
   notTheDue: (due: string) =>
     `Le solde ou le paiement intégral doit être égal au reste à payer du devis (${due}). Pour un montant inférieur, enregistrez un acompte.`,
   notDueAnyMore: "Ce paiement n'est plus dû pour ce devis.",
+  /** A manual payment's confirmation names the amount recorded, then the new status. */
+  manualRecorded: (kind: "deposit" | "balance" | "total", amount: string, status: string) =>
+    `${MANUAL_KIND_NAMES[kind]} de ${amount} enregistré. Statut mis à jour vers : ${status}`,
   depositUnavailable: "Le paiement par acompte n'est pas disponible pour ce devis",
   customersOnly:
     "Les options de paiement ne sont disponibles que pour les clients. Veuillez vous connecter avec un compte client pour effectuer un paiement.",

@@ -540,7 +540,9 @@ test.describe("Back-office (1280 px)", () => {
       await expect(confirm).toBeEnabled();
       await confirm.click();
       await expect(dialog).toBeHidden();
-      await expect(notice(page)).toContainText("Statut mis à jour vers : Accepté / paiement partiel");
+      await expect(notice(page)).toContainText(
+        `Acompte de ${euros(250.5)} enregistré. Statut mis à jour vers : Accepté / paiement partiel`,
+      );
       await expect(statusChip(page)).toHaveText("Accepté / paiement partiel");
       await expect(payments).toContainText("Acompte payé — solde en attente");
       await expect(payments).toContainText(`Acompte de ${euros(250.5)} reçu le`);

@@ -1,5 +1,6 @@
 // The admin's 'send email' (spec 001 §2.12, §8): from a row of 'Liste des devis', the dialog (700 px)
-// lists the manual templates; 'Rappel client' is sent, the list says so, and the email shows in
+// lists the manual templates, those that do not apply to the deal disabled with the reason; 'Rappel
+// client' is sent, the list says so, and the email shows in
 // 'Emails envoyés' (the embedded default keeps mail) once the worker has written it.
 import { expect, test } from "@playwright/test";
 import { DEMO, loginViaApi } from "./support/helpers.ts";
@@ -15,6 +16,14 @@ test("the admin sends 'Rappel client' from the deals list and finds it in 'Email
   const dialog = page.getByRole("dialog", { name: "Envoyer un email" });
   await expect(dialog.getByText("Rappel partenaire")).toBeVisible();
   await expect(dialog.getByText("Facture client")).toBeVisible();
+  // A partner who validated and a quote without payment: those two say why they cannot be sent.
+  await expect(dialog.locator('[data-unavailable="deal-reminder-manual-partner"]')).toHaveText(
+    "Indisponible : Le partenaire a déjà validé sa disponibilité : il n'a rien à faire sur ce devis.",
+  );
+  await expect(dialog.locator('[data-template="deal-reminder-manual-partner"]')).toBeDisabled();
+  await expect(dialog.locator('[data-unavailable="deal-invoice-customer"]')).toContainText("Aucune facture");
+  await expect(dialog.locator('[data-template="deal-invoice-customer"]')).toBeDisabled();
+  await expect(dialog.locator('[data-unavailable="deal-reminder-manual-customer"]')).toHaveCount(0);
   expect((await dialog.boundingBox())!.width).toBeLessThanOrEqual(700);
   await dialog.locator('[data-template="deal-reminder-manual-customer"]').click();
   await expect(dialog).toBeHidden();

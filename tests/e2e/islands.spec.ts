@@ -238,13 +238,20 @@ test.describe("Tableau de bord par rôle", () => {
       await expect(page.getByRole("heading", { level: 1 })).toHaveText("Mon profil");
       const form = page.getByTestId("profile-form");
       await expect(form.locator("input[name=email]")).toHaveValue(account.email);
-      // Company details by type: none for the admin, SIREN + VAT for partners, company name, SIREN and VAT
-      // number for customers (a business customer's is printed on its invoices).
+      // Company details by type: none for the admin, SIREN + VAT for partners, company name and SIREN for
+      // customers, and a VAT number once they are professionals (a company name or a SIREN typed: a
+      // business customer's is printed on its invoices); the demo customers are private.
       await expect(form.getByRole("heading", { name: "Informations de la société" })).toHaveCount(
         account.type === "Admin" ? 0 : 1,
       );
-      await expect(form.locator("input[name=vatNumber]")).toHaveCount(account.type === "Admin" ? 0 : 1);
+      await expect(form.locator("input[name=vatNumber]")).toHaveCount(account.type === "Company" ? 1 : 0);
       await expect(form.locator("input[name=name]")).toHaveCount(account.type === "Customer" ? 1 : 0);
+      if (account.type === "Customer") {
+        await form.locator("input[name=name]").fill("Bernard Événements");
+        await expect(form.locator("input[name=vatNumber]")).toHaveCount(1);
+        await form.locator("input[name=name]").fill("");
+        await expect(form.locator("input[name=vatNumber]")).toHaveCount(0);
+      }
     });
   }
 });

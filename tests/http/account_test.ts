@@ -66,10 +66,35 @@ httpTest("profile validation answers 422 with each field's message and changes n
   const body = res.json<{ message: string; errors: Record<string, string> }>();
   assertEquals(body.message, "Veuillez renseigner toutes les informations obligatoires");
   assertEquals(body.errors.firstname, "Votre prénom est requis.");
-  assertEquals(body.errors.siren, "Le SIREN doit contenir exactement 9 chiffres.");
+  // Spec 001 §5: the 9-digit rule is the partners'; a customer's SIREN only has a 9-character maximum.
+  assertEquals(body.errors.siren, undefined);
   assertEquals(body.errors.emails, "Le mail doit être valide.");
   assertEquals((await client.get("/api/user/get")).json().firstname, payload.firstname);
+  const long = await client.patch("/api/user/update", profileUpdate({ siren: "1234567890" }));
+  assertEquals(long.status, 422);
+  assertEquals(
+    long.json<{ errors: Record<string, string> }>().errors.siren,
+    "Le SIREN ne doit pas dépasser 9 caractères.",
+  );
 });
+
+httpTest(
+  "a customer's SIREN of fewer than 9 digits is kept; a private customer has no VAT number",
+  async () => {
+    const { client } = await newCustomer();
+    const saved = await client.patch("/api/user/update", profileUpdate({ siren: "12" }));
+    assertEquals(saved.status, 200, saved.text);
+    assertEquals(saved.json().siren, "12");
+    // No company name and no SIREN: a private customer; a VAT number sent anyway is not stored.
+    const privateCustomer = await client.patch(
+      "/api/user/update",
+      profileUpdate({ name: "", siren: "", vatNumber: "FR83404833048" }),
+    );
+    assertEquals(privateCustomer.status, 200, privateCustomer.text);
+    assertEquals(privateCustomer.json().vatNumber, null);
+    assertEquals((await client.get("/api/user/get")).json().vatNumber, null);
+  },
+);
 
 httpTest(
   "PATCH /api/user/update refuses lone surrogates and control characters in French (422)",

@@ -306,12 +306,14 @@ httpTest("admin list page: search, date filters, pages and sort answer like the 
   assertEquals(rowIds(none.text), []);
   assert(none.text.includes("Aucun devis ne correspond à votre recherche."));
 
-  // Creation-date filters, both ends included; empty fields (a form sent without JavaScript) ignored.
-  assertEquals(rowIds(await page("&from=2026-01-20&to=2026-02-18")), [ids[3], ids[2], ids[1]]);
-  assertEquals(rowIds(await page("&from=2026-02-04")), [ids[4], ids[3]]);
-  assertEquals(rowIds(await page("&to=2026-01-19")), [ids[0]]);
+  // Creation-date filters (the dates' second choice, dateField=createdAt), both ends included; empty
+  // fields (a form sent without JavaScript) ignored.
+  const created = "&dateField=createdAt";
+  assertEquals(rowIds(await page(`${created}&from=2026-01-20&to=2026-02-18`)), [ids[3], ids[2], ids[1]]);
+  assertEquals(rowIds(await page(`${created}&from=2026-02-04`)), [ids[4], ids[3]]);
+  assertEquals(rowIds(await page(`${created}&to=2026-01-19`)), [ids[0]]);
   assertEquals(rowIds(await page("&from=&to=&sort=")), newestFirst);
-  assertEquals((await api("&from=2026-01-20&to=2026-02-18")).items.map((d: Json) => d.id), [
+  assertEquals((await api(`${created}&from=2026-01-20&to=2026-02-18`)).items.map((d: Json) => d.id), [
     ids[3],
     ids[2],
     ids[1],

@@ -1,6 +1,6 @@
 // The admin's deals list (GET /api/deal/index as an admin, spec 001 §2.12): search by customer name, by
-// partner name, by id; start and end date filters on the creation date; pagination and sorting. Only
-// admins get this shape; the test's deals carry unique names so that other deals in the database (demo
+// partner name, by id; start and end date filters (on the creation date here, the second choice);
+// pagination and sorting. Only admins get this shape; the test's deals carry unique names so that other deals in the database (demo
 // data, other tests) never change the expected results.
 import { assert, assertEquals } from "../support/assert.ts";
 import { httpTest, testEnv } from "../support/app.ts";
@@ -79,7 +79,7 @@ httpTest("admin list: search by customer name, partner name and id", async () =>
   assertError(await customer.get(`/api/deal/index?search=${lastname}`), 403, MSG.notAllowed, "customer");
 });
 
-httpTest("admin list: date filters on the creation date, pagination and sort", async () => {
+httpTest("admin list: creation-date filters (2nd choice), pagination and sort", async () => {
   const admin = await loggedIn(ADMIN);
   const lastname = unique("Datefilter");
   const days = ["2025-01-10", "2025-01-15", "2025-01-20", "2025-02-01", "2025-02-10"];
@@ -97,13 +97,21 @@ httpTest("admin list: date filters on the creation date, pagination and sort", a
   assertEquals(all.items.map((d: Json) => d.id), [...deals].reverse(), "default: newest first");
   assertEquals([all.page, all.perPage], [1, 100]);
 
-  assertEquals((await list("from=2025-01-15&to=2025-01-20")).items.map((d: Json) => d.id), [
-    deals[2],
-    deals[1],
-  ], "both ends included");
-  assertEquals((await list("from=2025-02-01")).items.map((d: Json) => d.id), [deals[4], deals[3]]);
-  assertEquals((await list("to=2025-01-10")).items.map((d: Json) => d.id), [deals[0]]);
-  assertEquals((await list("from=2025-03-01")).total, 0);
+  // The creation date is the dates' second choice (dateField=createdAt); see deals_list_filters_test.ts.
+  assertEquals(
+    (await list("dateField=createdAt&from=2025-01-15&to=2025-01-20")).items.map((d: Json) => d.id),
+    [
+      deals[2],
+      deals[1],
+    ],
+    "both ends included",
+  );
+  assertEquals((await list("dateField=createdAt&from=2025-02-01")).items.map((d: Json) => d.id), [
+    deals[4],
+    deals[3],
+  ]);
+  assertEquals((await list("dateField=createdAt&to=2025-01-10")).items.map((d: Json) => d.id), [deals[0]]);
+  assertEquals((await list("dateField=createdAt&from=2025-03-01")).total, 0);
 
   const page1 = await list("perPage=2&page=1");
   const page2 = await list("perPage=2&page=2");

@@ -6,14 +6,22 @@ import {
   ADMIN,
   anonymous,
   assertError,
+  body,
   CUSTOMER,
+  dealForPartner,
   dealOf,
+  drainNotifications,
+  emailsFor,
+  ensureCatalogue,
+  historyRows,
   loggedIn,
   PARTNER,
   PARTNER2,
   requestDeal,
+  sentDealForCustomer,
   userIdOf,
 } from "./deals_fixtures_test.ts";
+import { DEAL_MESSAGES } from "../../lib/deals/rules.ts";
 import { httpTest } from "../support/app.ts";
 import { eurosToCents } from "../../lib/money.ts";
 
@@ -81,5 +89,70 @@ httpTest(
       );
     }
     assertError(await admin.get(`/api/deal/99999999/partner-preview?company=${partnerId}`), 404);
+  },
+);
+
+httpTest(
+  "a change of partner after the quote reached the customer: back to 'new', both partners emailed, said before and after",
+  async () => {
+    const admin = await loggedIn(ADMIN);
+    const partner = await loggedIn(PARTNER);
+    const deal = await sentDealForCustomer(admin, partner);
+    const partner2Id = await userIdOf(PARTNER2);
+    await drainNotifications();
+    const contact = String(deal.request.email);
+    const before = {
+      partner: (await emailsFor(PARTNER)).length,
+      partner2: (await emailsFor(PARTNER2)).length,
+      customer: (await emailsFor(contact)).length,
+    };
+
+    // The dialog says so before confirming.
+    const preview = dealOf(await admin.get(`/api/deal/${deal.id}/partner-preview?company=${partner2Id}`));
+    assertEquals(preview.backToNew, true);
+    assertEquals(preview.notice, DEAL_MESSAGES.partnerChangeResets);
+
+    const res = await admin.patch(`/api/deal/${deal.id}`, { company: partner2Id });
+    const changed = dealOf(res);
+    assertEquals(changed.status, "new", "the new partner has to validate the quote");
+    assertEquals(changed.company.id, partner2Id);
+    assertEquals(body(res).message, DEAL_MESSAGES.partnerChangedBackToNew(changed.company.name));
+    const history = (await historyRows(deal.id)).map((h) => `${h.from_status}>${h.to_status}:${h.action}`);
+    assertEquals(history.at(-1), "send>new:change_partner");
+
+    // Both partners are emailed; the previous one without a link to the deal it lost.
+    await drainNotifications();
+    const removed = (await emailsFor(PARTNER)).slice(before.partner);
+    assertEquals(removed.map((m) => m.template), ["deal-partner-removed"]);
+    assert(removed[0].subject.includes(`#${deal.id}`), removed[0].subject);
+    assert(!removed[0].text_body.includes(`/deal/${deal.id}`), "no link to the deal");
+    assert(!removed[0].text_body.includes(contact), "never the customer's email");
+    const asked = (await emailsFor(PARTNER2)).slice(before.partner2);
+    assertEquals(asked.map((m) => m.template), ["deal-new-partner"]);
+    assertEquals((await emailsFor(contact)).length, before.customer, "the customer is not emailed yet");
+
+    // The customer's page says the quote is being updated (it answered 'Devis non disponible').
+    const page = await anonymous().get(`/deal/show/${deal.token}`);
+    assertEquals(page.status, 200);
+    assert(page.text.includes("Votre devis est en cours de mise à jour"), "being updated");
+
+    // The previous partner has lost it; the new one validates and the customer gets the updated quote.
+    assertError(await partner.post(`/api/deal/${deal.id}/validate-availability`), 404);
+    const partner2 = await loggedIn(PARTNER2);
+    await ensureCatalogue(admin, partner2Id);
+    const validated = await partner2.post(`/api/deal/${deal.id}/validate-availability`);
+    assertEquals(dealOf(validated).status, "send", validated.text);
+    await drainNotifications();
+    assertEquals(
+      (await emailsFor(contact)).slice(before.customer).map((m) => m.template),
+      ["deal-quote-updated"],
+    );
+    assertEquals((await anonymous().get(`/deal/show/${deal.token}`)).status, 200);
+
+    // A deal in 'new' keeps its status; both partners still hear of the change, and the dialog says it.
+    const fresh = await dealForPartner(admin);
+    const notice = dealOf(await admin.get(`/api/deal/${fresh.id}/partner-preview?company=${partner2Id}`));
+    assertEquals([notice.backToNew, notice.notice], [false, DEAL_MESSAGES.partnerChangeNotifies]);
+    assertEquals(dealOf(await admin.patch(`/api/deal/${fresh.id}`, { company: partner2Id })).status, "new");
   },
 );

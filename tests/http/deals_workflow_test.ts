@@ -180,7 +180,11 @@ httpTest("the whole workflow, message by message, from the request to full payme
   );
   const deposit = await admin.post(`/api/deal/${id}/payments`, { kind: "deposit", amount: "300,50" });
   const afterDeposit = dealOf(deposit);
-  assertEquals(body(deposit).message, statusChanged("pay_partial"));
+  // The confirmation names the amount recorded (issue "Invoices…" §3).
+  assertEquals(
+    body(deposit).message,
+    `Acompte de ${formatEuros(30050)} enregistré. ${statusChanged("pay_partial")}`,
+  );
   assertEquals(afterDeposit.status, "pay_partial");
   assertEquals(afterDeposit.depositAmount, 300.5);
   assert(
@@ -205,7 +209,10 @@ httpTest("the whole workflow, message by message, from the request to full payme
     amount: (quoted - 30050) / 100,
   });
   const paid = dealOf(balance);
-  assertEquals(body(balance).message, statusChanged("pay_total"));
+  assertEquals(
+    body(balance).message,
+    `Solde de ${formatEuros(quoted - 30050)} enregistré. ${statusChanged("pay_total")}`,
+  );
   assertEquals(paid.status, "pay_total");
   assertEquals(paid.totalAmountPaid, quoted / 100, "deposit + balance");
   assertEquals(paid.depositAmount, 300.5);
@@ -256,7 +263,12 @@ httpTest(
       kind: "total",
       amount: String(wholeTotal).replace(".", ","),
     });
-    assertEquals(body(total).message, statusChanged("pay_total"));
+    assertEquals(
+      body(total).message,
+      `Paiement intégral de ${formatEuros(Math.round(wholeTotal * 100))} enregistré. ${
+        statusChanged("pay_total")
+      }`,
+    );
     assertEquals(dealOf(total).totalAmountPaid, wholeTotal);
     assertEquals(dealOf(total).depositAmount, null);
 

@@ -27,7 +27,7 @@ import {
 import { JOBS } from "../../lib/jobs/registry.ts";
 import { runJob } from "../../lib/jobs/scheduler.ts";
 import { scheduledEmailsQueue } from "../../lib/mail/scheduled_queue.ts";
-import { MANUAL_TEMPLATES } from "../../lib/mail/rules.ts";
+import { MAIL_MESSAGES, MANUAL_TEMPLATES } from "../../lib/mail/rules.ts";
 import { DEAL_MESSAGES } from "../../lib/deals/rules.ts";
 
 const SENT = (label: string) => `Email "${label}" envoyé avec succès !`;
@@ -109,10 +109,24 @@ httpTest(
     assertError(await admin.post(path, {}), 422, "Veuillez choisir un modèle d'email.");
     // The customer has no quote to look at before it is sent to them.
     assertError(await admin.post(path, payload), 409, "Ce devis n'a pas encore été envoyé au client.");
-    dealOf(await (await loggedIn(PARTNER)).post(`/api/deal/${deal.id}/validate-availability`));
 
+    // 'Rappel partenaire' while the partner has to validate: it goes to the partner and names the deal,
+    // never the customer's details.
     await drainNotifications();
+    const partnerSent = await admin.post(path, { templateName: "deal-reminder-manual-partner" });
+    assertEquals(body(partnerSent).message, SENT("Rappel partenaire"));
+    await drainNotifications();
+    const [reminder] = (await emailsFor(PARTNER)).filter((m) =>
+      m.template === "deal-reminder-manual-partner" && m.text_body.includes(`#${deal.id}`)
+    );
+    assert(reminder, "the partner's reminder");
     const contact = String(deal.request.email);
+    for (const secret of [contact, String(deal.request.phone), String(deal.request.adresse_precise)]) {
+      assert(!reminder.text_body.includes(secret), `the partner's email does not reveal ${secret}`);
+    }
+
+    dealOf(await (await loggedIn(PARTNER)).post(`/api/deal/${deal.id}/validate-availability`));
+    await drainNotifications();
     const before = (await emailsFor(contact)).length;
     const sent = await admin.post(path, payload);
     assertEquals(sent.status, 200, sent.text);
@@ -122,18 +136,12 @@ httpTest(
     assertEquals(mails.map((m) => m.template), ["deal-reminder-manual-customer"]);
     assertEquals(mails[0].subject, "Rappel : votre devis vous attend");
     assert(mails[0].text_body.includes(`/deal/show/${deal.token}`), "links the quote page");
-
-    // 'Rappel partenaire' goes to the partner and names the deal, never the customer's details.
-    const partnerSent = await admin.post(path, { templateName: "deal-reminder-manual-partner" });
-    assertEquals(body(partnerSent).message, SENT("Rappel partenaire"));
-    await drainNotifications();
-    const [reminder] = (await emailsFor(PARTNER)).filter((m) =>
-      m.template === "deal-reminder-manual-partner" && m.text_body.includes(`#${deal.id}`)
+    // Once validated, the partner has nothing left to do.
+    assertError(
+      await admin.post(path, { templateName: "deal-reminder-manual-partner" }),
+      409,
+      MAIL_MESSAGES.partnerNothingToDo,
     );
-    assert(reminder, "the partner's reminder");
-    for (const secret of [contact, String(deal.request.phone), String(deal.request.adresse_precise)]) {
-      assert(!reminder.text_body.includes(secret), `the partner's email does not reveal ${secret}`);
-    }
     // A deal without a partner has no one to remind.
     const unsent = await dealForPartner(admin, PARTNER, { send: false });
     assertError(
@@ -146,6 +154,81 @@ httpTest(
       await admin.post(`/api/deal/send-mail/${orphan.id}`, { templateName: "deal-reminder-manual-partner" }),
       422,
       "Ce devis n'a pas de destinataire pour cet email.",
+    );
+  },
+);
+
+httpTest(
+  "emails: each template only while its party has something to do, the dialog's list says why not",
+  async () => {
+    const admin = await loggedIn(ADMIN);
+    const partner = await loggedIn(PARTNER);
+    const offer = async (dealId: number) => {
+      const res = await admin.get(`/api/deal/email-templates?dealId=${dealId}`);
+      assertEquals(res.status, 200, res.text);
+      return Object.fromEntries(
+        (body(res).results as { template: string; available: boolean; unavailableReason: string | null }[])
+          .map((t) => [t.template, t.available ? "ok" : t.unavailableReason]),
+      );
+    };
+    assertEquals((await (await loggedIn(PARTNER)).get("/api/deal/email-templates?dealId=1")).status, 403);
+    assertError(await admin.get("/api/deal/email-templates?dealId=999999999"), 404, DEAL_MESSAGES.notFound);
+    assertError(await admin.get("/api/deal/email-templates?dealId=abc"), 404, DEAL_MESSAGES.notFound);
+
+    const unsent = await dealForPartner(admin, PARTNER, { send: false });
+    assertEquals(await offer(unsent.id), {
+      "deal-reminder-manual-partner": MAIL_MESSAGES.notSentToPartner,
+      "deal-reminder-manual-customer": MAIL_MESSAGES.notSentToCustomer,
+      "deal-invoice-customer": MAIL_MESSAGES.notSentToCustomer,
+    });
+
+    // Deal 3 of the report: everything paid; neither the customer nor the partner has anything to do.
+    const paid = await sentDealForCustomer(admin, partner);
+    assertEquals(await offer(paid.id), {
+      "deal-reminder-manual-partner": MAIL_MESSAGES.partnerNothingToDo,
+      "deal-reminder-manual-customer": "ok",
+      "deal-invoice-customer": MAIL_MESSAGES.noInvoice,
+    });
+    assertError(
+      await admin.post(`/api/deal/send-mail/${paid.id}`, { templateName: "deal-invoice-customer" }),
+      409,
+      MAIL_MESSAGES.noInvoice,
+    );
+    dealOf(await admin.post(`/api/deal/${paid.id}/payments`, { kind: "total", amount: paid.totalTTC / 100 }));
+    assertEquals(await offer(paid.id), {
+      "deal-reminder-manual-partner": MAIL_MESSAGES.partnerNothingToDo,
+      "deal-reminder-manual-customer": MAIL_MESSAGES.customerAlreadyPaid,
+      "deal-invoice-customer": "ok",
+    });
+    assertError(
+      await admin.post(`/api/deal/send-mail/${paid.id}`, { templateName: "deal-reminder-manual-customer" }),
+      409,
+      MAIL_MESSAGES.customerAlreadyPaid,
+    );
+    assertError(
+      await admin.post(`/api/deal/send-mail/${paid.id}`, { templateName: "deal-reminder-manual-partner" }),
+      409,
+      MAIL_MESSAGES.partnerNothingToDo,
+    );
+    const invoice = await admin.post(`/api/deal/send-mail/${paid.id}`, {
+      templateName: "deal-invoice-customer",
+    });
+    assertEquals(body(invoice).message, SENT("Facture client"), invoice.text);
+
+    // Deal 26: refused; nobody is told the quote awaits them.
+    const refused = await sentDealForCustomer(admin, partner);
+    await forceStatus(admin, refused.id, "refused_client");
+    assertEquals(await offer(refused.id), {
+      "deal-reminder-manual-partner": MAIL_MESSAGES.refusedNothingToDo,
+      "deal-reminder-manual-customer": MAIL_MESSAGES.refusedNothingToDo,
+      "deal-invoice-customer": MAIL_MESSAGES.noInvoice,
+    });
+    assertError(
+      await admin.post(`/api/deal/send-mail/${refused.id}`, {
+        templateName: "deal-reminder-manual-customer",
+      }),
+      409,
+      MAIL_MESSAGES.refusedNothingToDo,
     );
   },
 );

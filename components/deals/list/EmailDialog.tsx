@@ -1,14 +1,17 @@
-// 'send email' (spec 001 §2.12, 700 px): the manual templates (GET /api/deal/email-templates), one
-// click sends one (POST /api/deal/send-mail/{id}); the list then closes the dialog and says
-// 'Email "{label}" envoyé avec succès !'.
+// 'send email' (spec 001 §2.12, 700 px): the manual templates as they apply to this deal
+// (GET /api/deal/email-templates?dealId=), one click sends one (POST /api/deal/send-mail/{id}); the list
+// then closes the dialog and says 'Email "{label}" envoyé avec succès !'. A template that does not apply
+// now (its party has nothing to do, no invoice yet…) is shown disabled with the reason.
 import { useEffect, useState } from "react";
 import { Dialog } from "../../ui/Dialog.tsx";
 import { api } from "../../ui/api.ts";
-import { type EmailTemplateInfo, MAIL_MESSAGES, RECIPIENT_LABELS } from "../../../lib/mail/rules.ts";
+import {
+  type DealEmailTemplate,
+  type EmailTemplateInfo,
+  MAIL_MESSAGES,
+  RECIPIENT_LABELS,
+} from "../../../lib/mail/rules.ts";
 import type { DealListRow } from "./rows.ts";
-
-/** Loaded once per page, shared by every opening of the dialog. */
-let templatesOnce: Promise<EmailTemplateInfo[]> | null = null;
 
 export function EmailDialog({ row, sending, onClose, onSend }: {
   row: DealListRow;
@@ -17,17 +20,14 @@ export function EmailDialog({ row, sending, onClose, onSend }: {
   onClose: () => void;
   onSend: (row: DealListRow, template: EmailTemplateInfo) => void;
 }) {
-  const [templates, setTemplates] = useState<EmailTemplateInfo[] | null>(null);
+  const [templates, setTemplates] = useState<DealEmailTemplate[] | null>(null);
   const [failed, setFailed] = useState(false);
 
   useEffect(() => {
-    templatesOnce ??= api<{ results: EmailTemplateInfo[] }>("GET", "/api/deal/email-templates")
-      .then((answer) => answer.results);
-    templatesOnce.then(setTemplates, () => {
-      templatesOnce = null;
-      setFailed(true);
-    });
-  }, []);
+    // Per deal and per opening: whether a template applies depends on the deal's state now.
+    api<{ results: DealEmailTemplate[] }>("GET", `/api/deal/email-templates?dealId=${row.id}`)
+      .then((answer) => setTemplates(answer.results), () => setFailed(true));
+  }, [row.id]);
 
   return (
     <Dialog open onClose={onClose} title="Envoyer un email" width={700} testId="email-dialog">
@@ -53,11 +53,16 @@ export function EmailDialog({ row, sending, onClose, onSend }: {
                     </span>
                   </p>
                   <p class="text-sm text-slate-600">{t.description}</p>
+                  {t.unavailableReason && (
+                    <p class="mt-1 text-sm text-amber-700" data-unavailable={t.template}>
+                      Indisponible : {t.unavailableReason}
+                    </p>
+                  )}
                 </div>
                 <button
                   type="button"
                   class="shrink-0 rounded-lg bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-50"
-                  disabled={sending !== null}
+                  disabled={sending !== null || !t.available}
                   data-template={t.template}
                   onClick={() =>
                     onSend(row, t)}

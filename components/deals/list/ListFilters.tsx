@@ -1,9 +1,13 @@
-// The admin deals list's filter form: search (answered as one types), creation dates, sort, order and
-// page size. A plain GET form: without JavaScript it reloads the page with the same parameters.
+// The admin deals list's filter form: search (answered as one types), dates (of the service by default,
+// of the creation as a second choice), status, sort, order and page size. A plain GET form: without JavaScript it reloads the page with the same parameters.
 import type { JSX } from "preact";
 import { Icon } from "../../ui/Icon.tsx";
+import { DEAL_STATUSES, type DealStatus, STATUS_LABELS } from "../../../lib/deals/rules.ts";
 import {
   type AdminListQuery,
+  DATE_FIELD_LABELS,
+  DATE_FIELDS,
+  type DateField,
   DEFAULT_LIST_QUERY,
   PER_PAGE_CHOICES,
   SORT_KEYS,
@@ -62,7 +66,9 @@ export function ListFilters({ query, basePath, load, change, typeSearch }: {
           value={query.from}
           max={query.to || undefined}
           class={INPUT}
-          title="Devis créés à partir de cette date"
+          title={query.dateField === "createdAt"
+            ? "Devis créés à partir de cette date"
+            : "Prestations à partir de cette date"}
           onChange={(e) => change({ from: (e.target as HTMLInputElement).value })}
         />
       </label>
@@ -74,7 +80,9 @@ export function ListFilters({ query, basePath, load, change, typeSearch }: {
           value={query.to}
           min={query.from || undefined}
           class={INPUT}
-          title="Devis créés jusqu'à cette date incluse"
+          title={query.dateField === "createdAt"
+            ? "Devis créés jusqu'à cette date incluse"
+            : "Prestations jusqu'à cette date incluse"}
           onChange={(e) => change({ to: (e.target as HTMLInputElement).value })}
         />
       </label>
@@ -95,6 +103,31 @@ export function ListFilters({ query, basePath, load, change, typeSearch }: {
         </a>
       </div>
       <div class="col-span-2 flex flex-wrap items-end gap-3 xl:col-span-4">
+        <label class="flex items-center gap-2">
+          <span class="text-slate-600">Dates sur</span>
+          <select
+            name="dateField"
+            value={query.dateField}
+            class="rounded-lg border border-slate-300 bg-white px-2 py-1.5"
+            data-testid="date-field"
+            onChange={(e) => change({ dateField: (e.target as HTMLSelectElement).value as DateField })}
+          >
+            {DATE_FIELDS.map((f) => <option key={f} value={f}>{DATE_FIELD_LABELS[f]}</option>)}
+          </select>
+        </label>
+        <label class="flex items-center gap-2">
+          <span class="text-slate-600">Statut</span>
+          <select
+            name="status"
+            value={query.status}
+            class="rounded-lg border border-slate-300 bg-white px-2 py-1.5"
+            data-testid="status-filter"
+            onChange={(e) => change({ status: (e.target as HTMLSelectElement).value as DealStatus | "" })}
+          >
+            <option value="">Tous les statuts</option>
+            {DEAL_STATUSES.map((s) => <option key={s} value={s}>{STATUS_LABELS[s]}</option>)}
+          </select>
+        </label>
         <label class="flex items-center gap-2">
           <span class="text-slate-600">Trier par</span>
           <select

@@ -1,7 +1,8 @@
 // 'Changer de partenaire' (spec 001 §2.12): the admin searches the partners by name or email and picks
 // one, then confirms with the quote's new total as the server's quote engine computes it (a new
-// partner's grid re-prices a quote that was not sent yet): nothing changes until 'Confirmer le
-// changement'.
+// partner's grid re-prices a quote that was not sent yet) and what else it does (a quote the customer
+// received goes back to 'Nouvelle demande', both partners are emailed): nothing changes until
+// 'Confirmer le changement'.
 import { useEffect, useState } from "react";
 import { Dialog } from "../../ui/Dialog.tsx";
 import { ApiError } from "../../ui/api.ts";
@@ -166,6 +167,15 @@ function Confirmation({ company, preview, error, back, confirm }: {
                 <TotalChange from={preview.current.totalTtcCents} to={preview.next.totalTtcCents} />
               </dd>
             </dl>
+            {preview.notice && (
+              <p
+                class="mt-3 rounded-lg border border-amber-200 bg-amber-50 p-3 text-amber-900"
+                role="note"
+                data-testid="partner-change-notice"
+              >
+                {preview.notice}
+              </p>
+            )}
           </>
         )}
       <div class="mt-6 flex justify-end gap-2">

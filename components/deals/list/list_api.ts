@@ -37,6 +37,10 @@ export interface PartnerPreview {
   repriced: boolean;
   current: { totalHtCents: number; totalTtcCents: number };
   next: { totalHtCents: number; totalTtcCents: number };
+  /** The deal goes back to 'Nouvelle demande' for the new partner. */
+  backToNew: boolean;
+  /** What the change does beyond the totals (status reset, emails to both partners), or null. */
+  notice: string | null;
 }
 
 /** GET /api/deal/{id}/partner-preview: what giving the deal to `companyId` would do; nothing changes. */
@@ -52,8 +56,11 @@ export async function changePartner(dealId: number, companyId: string): Promise<
   company: { id: string; name: string } | null;
   status: DealListRow["status"] | undefined;
   totalHt: number | null;
+  /** The server's confirmation when it says more than the list's own (the deal went back to 'new'). */
+  message: string | null;
 }> {
   const answer = await api<{
+    message?: string;
     results: {
       company: { id: string; name: string } | null;
       status: DealListRow["status"];
@@ -61,7 +68,12 @@ export async function changePartner(dealId: number, companyId: string): Promise<
     };
   }>("PATCH", `/api/deal/${dealId}`, { company: companyId });
   const { company, status, totals } = answer.results;
-  return { company, status, totalHt: eurosToCents(totals?.totalInvoiceByPartner) };
+  return {
+    company,
+    status,
+    totalHt: eurosToCents(totals?.totalInvoiceByPartner),
+    message: answer.message ?? null,
+  };
 }
 
 /** DELETE /api/deal/{id} (a paid deal answers 409 with the reason, in French). */

@@ -2,7 +2,7 @@
 // that is safe to pass as island props (cents, unix seconds, ISO dates) built from the server's items in
 // cents or from the API's JSON in euros (two functions: the unit is never guessed), the admin list's query and
 // its URL form, and the labels of its sort options.
-import type { DealStatus } from "../../../lib/deals/rules.ts";
+import { DEAL_STATUSES, type DealStatus } from "../../../lib/deals/rules.ts";
 import { eurosToCents } from "../../../lib/money.ts";
 import { dealDocumentLinks, type DocumentLink } from "../../../lib/billing/links.ts";
 
@@ -130,7 +130,8 @@ export function paidOf(row: Pick<DealListRow, "depositAmount" | "totalAmountPaid
 }
 
 // ---------------------------------------------------------------------------------------------------
-// The admin list's query (GET /api/deal/index?search=&from=&to=&page=&perPage=&sort=&direction=).
+// The admin list's query (GET /api/deal/index?search=&from=&to=&dateField=&status=&page=&perPage=&sort=
+// &direction=).
 
 export const SORT_KEYS = ["createdAt", "serviceDate", "totalHt", "id"] as const;
 export type SortKey = typeof SORT_KEYS[number];
@@ -145,11 +146,23 @@ export const SORT_LABELS: Record<SortKey, string> = {
 
 export const PER_PAGE_CHOICES = [10, 25, 50, 100];
 
+/** What the list's 'Date de début' / 'Date de fin' filter: the service date ('Date presta', the
+ * column beside them) by default, the creation date as a second choice. */
+export const DATE_FIELDS = ["serviceDate", "createdAt"] as const;
+export type DateField = typeof DATE_FIELDS[number];
+export const DATE_FIELD_LABELS: Record<DateField, string> = {
+  serviceDate: "Date presta",
+  createdAt: "Date de création",
+};
+
 export interface AdminListQuery {
   search: string;
-  /** Creation dates, "YYYY-MM-DD" or "". */
+  /** "YYYY-MM-DD" or "", of the date `dateField` names. */
   from: string;
   to: string;
+  dateField: DateField;
+  /** Only the deals in this status; "" for every status. */
+  status: DealStatus | "";
   page: number;
   perPage: number;
   sort: SortKey;
@@ -160,6 +173,8 @@ export const DEFAULT_LIST_QUERY: AdminListQuery = {
   search: "",
   from: "",
   to: "",
+  dateField: "serviceDate",
+  status: "",
   page: 1,
   perPage: 25,
   sort: "createdAt",
@@ -172,6 +187,8 @@ function queryParams(query: AdminListQuery): URLSearchParams {
   if (query.search.trim()) params.set("search", query.search.trim());
   if (query.from) params.set("from", query.from);
   if (query.to) params.set("to", query.to);
+  if (query.dateField !== DEFAULT_LIST_QUERY.dateField) params.set("dateField", query.dateField);
+  if (query.status) params.set("status", query.status);
   if (query.page !== 1) params.set("page", String(query.page));
   if (query.perPage !== DEFAULT_LIST_QUERY.perPage) params.set("perPage", String(query.perPage));
   if (query.sort !== DEFAULT_LIST_QUERY.sort) params.set("sort", query.sort);
@@ -204,6 +221,8 @@ export function listQueryOf(
     search: params.search ?? "",
     from: params.from ?? "",
     to: params.to ?? "",
+    dateField: params.dateField === "createdAt" ? "createdAt" : "serviceDate",
+    status: (DEAL_STATUSES as readonly string[]).includes(params.status) ? params.status as DealStatus : "",
     page: answered.page,
     perPage: answered.perPage,
     sort: (SORT_KEYS as readonly string[]).includes(params.sort) ? params.sort as SortKey : "createdAt",

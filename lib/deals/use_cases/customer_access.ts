@@ -1,7 +1,7 @@
 // What the customer side's use cases share (spec 000 §2, §4, §6, §7). The token is a shared secret: it
 // shows the quote, but only the deal's own customer may pay, download, choose or refuse — a forwarded
 // link never hands the deal to its reader.
-import { type Actor, systemActor, type UserActor } from "../../actor.ts";
+import { type Actor, systemActor, transactionAs, type UserActor } from "../../actor.ts";
 import type { Deps } from "../../deps.ts";
 import type { Tx } from "../../db/database.ts";
 import { AppError } from "../../errors.ts";
@@ -25,6 +25,16 @@ export async function visibleDeal(tx: Tx, token: string): Promise<DealRow> {
     throw new AppError("not_found", DEAL_MESSAGES.unavailable);
   }
   return deal;
+}
+
+/** Whether the token's quote was sent to the customer and is with a partner again ('new' after a change
+ * of partner, 'pending' after an edit): its page says it is being updated instead of 'Devis non
+ * disponible'. */
+export async function quoteBeingUpdated(deps: Deps, token: string): Promise<boolean> {
+  if (!DEAL_TOKEN.test(token)) return false;
+  const deal = await transactionAs(deps.db, PUBLIC_PAGE, (tx) => findDealByToken(tx, token));
+  return !!deal && (deal.status === "new" || deal.status === "pending") &&
+    deal.properties.envoi_devis === "oui";
 }
 
 /** The cocktails the customer chooses from, by the deal's list type. */

@@ -12,7 +12,15 @@ import {
   listAllDeals,
   listVisibleDeals,
 } from "../store.ts";
-import { listQuerySchema, OWN_LIST_PAGE_SIZE, ownListQuerySchema, PAGE_INVALID } from "../input.ts";
+import {
+  listQuerySchema,
+  OWN_LIST_PAGE_SIZE,
+  ownListQuerySchema,
+  PAGE_INVALID,
+  STATUS_INVALID,
+  statusParam,
+} from "../input.ts";
+import { z } from "zod";
 import type { DealStatus } from "../rules.ts";
 
 const NOT_ALLOWED = { message: DEAL_MESSAGES.notAllowed };
@@ -28,6 +36,8 @@ export async function listDealsForAdmin(
     search: parsed.search,
     from: parsed.from ?? null,
     to: parsed.to ?? null,
+    dateField: parsed.dateField ?? "serviceDate",
+    status: parsed.status ?? null,
     page: parsed.page ?? 1,
     perPage: parsed.perPage ?? 25,
     sort: parsed.sort ?? "createdAt",
@@ -48,11 +58,19 @@ export interface OwnDealsPage {
   total: number;
   page: number;
   perPage: number;
+  /** The status filter applied, if any (a partner's '?status='). */
+  statusFilter?: DealStatus;
 }
 
 /** The page number of a 'Mes devis' query string ('?page=2'), 1 by default. */
 export function ownListPage(query: Record<string, string | undefined>): number {
   return parseInput(ownListQuerySchema, { page: query.page }, PAGE_INVALID).page ?? 1;
+}
+
+/** The status filter of a partner's 'Mes devis' ('?status=send'; empty: every status). */
+export function ownListStatus(query: Record<string, string | undefined>): DealStatus | undefined {
+  if (!query.status) return undefined;
+  return parseInput(z.object({ status: statusParam }), { status: query.status }, STATUS_INVALID).status;
 }
 
 /** One page of the deals of `owner` that RLS shows `user`, with their count. */
@@ -78,11 +96,19 @@ export function ownDealsPage(
 
 /** A partner's deals ('Mes devis', spec 001 §2.9: '# Demande'): one page of what RLS shows it.
  * Customers list theirs through customerDeals. */
-export function listOwnDeals(
+export async function listOwnDeals(
   deps: Deps,
   actor: Actor,
   query: Record<string, string | undefined> = {},
 ): Promise<OwnDealsPage> {
   const user = requireRole(actor, "Company", NOT_ALLOWED);
-  return ownDealsPage(deps, user, { column: "company_id", id: user.user.id }, ownListPage(query));
+  const status = ownListStatus(query);
+  const page = await ownDealsPage(
+    deps,
+    user,
+    { column: "company_id", id: user.user.id },
+    ownListPage(query),
+    status ? [status] : undefined,
+  );
+  return status ? { ...page, statusFilter: status } : page;
 }

@@ -5,7 +5,7 @@ import { type Actor, requireRole, transactionAs } from "../../actor.ts";
 import type { Deps } from "../../deps.ts";
 import type { Tx } from "../../db/database.ts";
 import { AppError } from "../../errors.ts";
-import { DEAL_MESSAGES } from "../rules.ts";
+import { DEAL_MESSAGES, PARTNER_CHANGE_EMAILS, PARTNER_CHANGE_RESETS } from "../rules.ts";
 import { companyCard, type DealRow, findDeal, isCompany, type StoredLine } from "../store.ts";
 import { loadDeviseurSettings, loadPricing } from "../settings_store.ts";
 import { generate, quoteRequestOf, totalsFor } from "./quote_lines.ts";
@@ -19,6 +19,20 @@ export interface PartnerChange {
   priced: { lines: StoredLine[]; calculations: DealRow["calculations"] } | null;
   /** The VAT follows the partner (0 when VAT-exempt); unchanged when the partner is removed. */
   parameters: { vat: number; commissionRate: number } | null;
+  /** The customer already received the quote, which the new partner never validated: the deal goes back
+   * to 'new' (the customer's page says the quote is being updated). */
+  backToNew: boolean;
+}
+
+/** Whether giving a deal in `status` to another partner sends it back to 'new'. */
+export const partnerChangeResets = (status: string) => PARTNER_CHANGE_RESETS.includes(status as never);
+
+/** What the confirmation tells the admin before a change of partner (null: nothing beyond the totals). */
+export function partnerChangeNotice(status: string, hasPartner: boolean): string | null {
+  if (partnerChangeResets(status)) return DEAL_MESSAGES.partnerChangeResets;
+  return hasPartner && PARTNER_CHANGE_EMAILS.includes(status as never)
+    ? DEAL_MESSAGES.partnerChangeNotifies
+    : null;
 }
 
 /** What giving `deal` to `companyId` (or to nobody) changes, read in `tx`; nothing is written. */
@@ -32,7 +46,8 @@ export async function partnerChangeOf(
   if (companyId !== deal.companyId && (deal.depositPaidAt || deal.paidAt)) {
     throw new AppError("conflict", DEAL_MESSAGES.partnerFixedOncePaid);
   }
-  if (!companyId) return { companyId: null, priced: null, parameters: null };
+  const backToNew = companyId !== deal.companyId && companyId !== null && partnerChangeResets(deal.status);
+  if (!companyId) return { companyId: null, priced: null, parameters: null, backToNew: false };
   if (!(await isCompany(tx, companyId))) {
     throw new AppError("validation", PARTNER_NOT_FOUND, { company: PARTNER_NOT_FOUND });
   }
@@ -42,7 +57,12 @@ export async function partnerChangeOf(
     : null;
   const card = await companyCard(tx, companyId);
   const deviseur = await loadDeviseurSettings(tx);
-  return { companyId, priced, parameters: { ...parameters, vat: card?.vatExemption ? 0 : deviseur.vatRate } };
+  return {
+    companyId,
+    priced,
+    parameters: { ...parameters, vat: card?.vatExemption ? 0 : deviseur.vatRate },
+    backToNew,
+  };
 }
 
 /** Cents HT and TTC, before and after: what the confirmation dialog shows. */
@@ -53,6 +73,10 @@ export interface PartnerChangePreview {
   repriced: boolean;
   current: { totalHtCents: number; totalTtcCents: number };
   next: { totalHtCents: number; totalTtcCents: number };
+  /** The deal goes back to 'Nouvelle demande' for the new partner. */
+  backToNew: boolean;
+  /** What the dialog says before confirming (status reset, emails), or null. */
+  notice: string | null;
 }
 
 /** GET /api/deal/{id}/partner-preview?company=…: the totals the change would give, nothing written. */
@@ -88,6 +112,8 @@ export async function previewPartnerChange(
       repriced: change.priced !== null,
       current: { totalHtCents: deal.totalHt, totalTtcCents: deal.totals.totalTTC ?? 0 },
       next: { totalHtCents: totalHt, totalTtcCents: totals.totalTTC },
+      backToNew: change.backToNew,
+      notice: company === deal.companyId ? null : partnerChangeNotice(deal.status, deal.companyId !== null),
     };
   });
 }

@@ -22,6 +22,7 @@ import {
   transition,
 } from "../rules.ts";
 import {
+  companyCard,
   type DealChanges,
   type DealRow,
   findDeal,
@@ -117,6 +118,11 @@ export async function updateDeal(deps: Deps, actor: Actor, id: number, body: unk
         changes.parameters = parameters;
       }
       action = "change_partner";
+      if (change.backToNew) {
+        // The new partner never validated the quote the customer holds: back to 'Nouvelle demande'.
+        status = "new";
+        message = DEAL_MESSAGES.partnerChangedBackToNew((await companyCard(tx, companyId))?.name ?? "");
+      }
     }
     if (patch.properties !== undefined || patch.lines !== undefined) {
       const edit = check(transition("edit", { from: status, role, locked: locked(deal) }));
@@ -176,7 +182,9 @@ export async function updateDeal(deps: Deps, actor: Actor, id: number, body: unk
         // Validating through the status dialog does what 'Valider ma disponibilité' does.
         properties = { ...properties, envoi_devis: "oui" };
         changes.properties = properties;
-        notify = status === "edited" ? "quote_updated" : "quote_ready";
+        notify = status === "edited" || deal.properties.envoi_devis === "oui"
+          ? "quote_updated"
+          : "quote_ready";
       }
     }
     if (status !== deal.status) changes.status = status;

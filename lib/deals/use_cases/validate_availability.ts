@@ -19,8 +19,10 @@ export async function validateAvailability(deps: Deps, actor: Actor, id: number)
     revalidated = to === "edited";
     await nameAction(tx, "validate");
     await writeDeal(tx, id, { status: to, properties: { ...deal.properties, envoi_devis: "oui" } });
-    // The customer is emailed by the worker: a partner may not read the customer's address.
-    await queueNotification(tx, id, revalidated ? "quote_updated" : "quote_ready");
+    // The customer is emailed by the worker: a partner may not read the customer's address. A quote the
+    // customer received before (a new partner took the deal over) is an updated one for them.
+    const resent = revalidated || deal.properties.envoi_devis === "oui";
+    await queueNotification(tx, id, resent ? "quote_updated" : "quote_ready");
     return await readPayload(deps, tx, role, id);
   });
   await deps.logger.info("deals", "Disponibilité validée", { dealId: id, userId: user.user.id });

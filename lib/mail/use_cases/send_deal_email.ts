@@ -2,7 +2,8 @@
 // of the manual templates about a deal. The email is queued in this transaction (deal_notifications,
 // RLS: admins only for these kinds) and written to the outbox by the worker as the system within
 // seconds; 404 for an unknown deal, 422 for an unknown template or a deal without that recipient, 409
-// when the recipient cannot open the deal yet (not sent to the partner, or to the customer).
+// when the template does not apply to the deal now (manualSendRefusal: the recipient cannot open the
+// deal yet, has nothing to do, or no invoice exists).
 import { type Actor, requireRole, transactionAs } from "../../actor.ts";
 import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
@@ -32,12 +33,10 @@ export async function sendDealEmail(
   await transactionAs(deps.db, admin, async (tx) => {
     const deal = await dealRecipients(tx, dealId);
     if (!deal) throw new AppError("not_found", DEAL_MESSAGES.notFound);
-    if (!(template.recipient === "partner" ? deal.hasPartner : deal.hasCustomer)) {
-      throw new AppError("validation", MAIL_MESSAGES.noRecipient, {
-        templateName: MAIL_MESSAGES.noRecipient,
-      });
+    const refusal = manualSendRefusal(template, deal);
+    if (refusal === MAIL_MESSAGES.noRecipient) {
+      throw new AppError("validation", refusal, { templateName: refusal });
     }
-    const refusal = manualSendRefusal(template, deal.status);
     if (refusal) throw new AppError("conflict", refusal);
     await queueManualEmail(tx, dealId, template.template);
   });

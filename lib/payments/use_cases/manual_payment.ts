@@ -10,13 +10,7 @@ import { AppError } from "../../errors.ts";
 import { parseInput } from "../../validation.ts";
 import { z } from "zod";
 import { eurosToCents, formatEuros } from "../../money.ts";
-import {
-  DEAL_MESSAGES,
-  type DealStatus,
-  STATUS_LABELS,
-  statusChanged,
-  transition,
-} from "../../deals/rules.ts";
+import { DEAL_MESSAGES, type DealStatus, STATUS_LABELS, transition } from "../../deals/rules.ts";
 import { PAYMENT_MESSAGES, paymentFits } from "../rules.ts";
 import { insertManualPayment, isActiveAdminUser, lockDealForManualPayment } from "../store.ts";
 import { PAYMENTS } from "./record_card_payment.ts";
@@ -74,5 +68,8 @@ export async function recordManualPayment(
     kind,
     amount,
   });
-  return { status, message: statusChanged(STATUS_LABELS[status]) };
+  return {
+    status,
+    message: PAYMENT_MESSAGES.manualRecorded(kind, formatEuros(amount), STATUS_LABELS[status]),
+  };
 }
