@@ -48,7 +48,10 @@ export type SystemReason =
   // A shopper's cart (holds, lines, codes): the cart functions are closed to the API roles (a visitor
   // with the public anon key would skip the app's limits), so the use case calls them as the system
   // on behalf of the shopper, after its own checks (see `cartActor`).
-  | "cart";
+  | "cart"
+  // A user's export of their personal data (GDPR art. 15, 20): the emails sent to their address, which
+  // RLS shows to admins only; read after the use case has identified the signed-in user.
+  | "export";
 
 export interface SystemActor {
   kind: "system";
