@@ -365,6 +365,24 @@ export default function ProfileForm({ user: initialUser, birthYears }: ProfileFo
         </p>
       </Section>
 
+      <Section title="Mes données personnelles">
+        <div class="flex flex-wrap items-center gap-3 text-sm">
+          <span>
+            Téléchargez tout ce que nous conservons sur vous (profil, demandes, messages, réservations, bons
+            cadeaux, paiements, documents, emails, consentements) dans un fichier JSON.{" "}
+            <a href="/politique-de-confidentialite" class="underline">Vos droits</a>
+          </span>
+          <a
+            href="/api/user/export"
+            download
+            data-testid="export-data"
+            class="rounded-lg border border-slate-300 px-3 py-1.5"
+          >
+            Télécharger mes données
+          </a>
+        </div>
+      </Section>
+
       <Section title="Suppression du compte">
         {deletionDate
           ? (

@@ -52,7 +52,10 @@ export type SystemReason =
   // The work queues' figures, read for /metrics and the logs page's alerts (lib/metrics/queue_store.ts).
   | "metrics"
   // GET /readyz: whether the database answers and has this code's last migration.
-  | "health";
+  | "health"
+  // A user's export of their personal data (GDPR art. 15, 20): the emails sent to their address, which
+  // RLS shows to admins only; read after the use case has identified the signed-in user.
+  | "export";
 
 export interface SystemActor {
   kind: "system";

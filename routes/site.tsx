@@ -4,9 +4,10 @@ import type { AppEnv } from "../lib/http/context.ts";
 import { cachePublicPage } from "../lib/http/page_cache.ts";
 import { getCityPage, listCities } from "../lib/site/actions.ts";
 import { SITE_NAME } from "../lib/site/brand.ts";
-import { CGU_SECTIONS, PRIVACY_SECTIONS } from "../lib/site/legal.ts";
+import { CGU_SECTIONS } from "../lib/site/legal.ts";
 import { renderSitePage } from "../components/layout/render.tsx";
 import { CitiesPage, CityPage, HomePage, LegalPage } from "../components/site/pages.tsx";
+import { PrivacyPage } from "../components/site/privacy.tsx";
 
 export const siteRoutes = new Hono<AppEnv>()
   .get("/", cachePublicPage(), async (c) => {
@@ -30,7 +31,7 @@ export const siteRoutes = new Hono<AppEnv>()
     renderSitePage(
       c,
       "Politique de confidentialité",
-      <LegalPage title="Politique de confidentialité" sections={PRIVACY_SECTIONS} />,
+      <PrivacyPage contact={c.var.deps.config.supportEmail} />,
     ))
   .get("/api/city/index", async (c) => {
     c.header("Cache-Control", "public, max-age=60");
