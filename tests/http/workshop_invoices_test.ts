@@ -9,7 +9,7 @@ import { XmlDocument } from "xmldoc";
 import { assert, assertEquals } from "../support/assert.ts";
 import { Client, ORIGIN, registrationPayload, testEnv } from "../support/app.ts";
 import { systemQuery } from "../support/db.ts";
-import { attachment, facturXSchemaErrors, pdfText } from "../../lib/billing/fixtures_test.ts";
+import { attachment, facturXSchemaErrors } from "../../lib/billing/fixtures_test.ts";
 import { TEST_CARDS } from "../../lib/payments/simulated.ts";
 import { drainRefunds } from "../support/stripe_app.ts";
 import { freshIp } from "./deals_fixtures_test.ts";
