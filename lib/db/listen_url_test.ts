@@ -1,7 +1,7 @@
 // DATABASE_LISTEN_URL (lib/db/postgres.ts `listenUrl`): LISTEN connects there, queries and NOTIFY go
 // through the pool's URL (a transaction-mode pooler in production). Runs when DATABASE_URL is set (a
 // throw-away database is created and dropped).
-import { assertEquals, assertRejects } from "../../tests/support/assert.ts";
+import { assert, assertEquals } from "../../tests/support/assert.ts";
 import { openPostgres } from "./postgres.ts";
 import type { Claims } from "./database.ts";
 import { withFreshDatabase } from "../../scripts/fresh_database.ts";
@@ -50,12 +50,22 @@ Deno.test({
         await db.close();
       }
 
-      // A LISTEN URL where nothing answers: LISTEN fails, queries still go through the pool's URL.
-      const broken = openPostgres(dbUrl, { max: 1, listenUrl: "postgres://nobody@127.0.0.1:1/none" });
+      // A LISTEN URL where nothing answers: LISTEN is reported down (and retried) without holding the
+      // caller, queries still go through the pool's URL.
+      const states: [string, boolean][] = [];
+      const broken = openPostgres(dbUrl, {
+        max: 1,
+        listenUrl: "postgres://nobody@127.0.0.1:1/none",
+        onListenState: (channel, up) => states.push([channel, up]),
+      });
       try {
         const [row] = await broken.statement<{ one: number }>(SERVICE, "select 1 as one");
         assertEquals(row.one, 1);
-        await assertRejects(() => broken.listen("deploy_test", () => {}));
+        const started = Date.now();
+        const stop = await broken.listen("deploy_test", () => {});
+        assert(Date.now() - started < 10_000, "listen returned while its connection is down");
+        assertEquals(states, [["deploy_test", false]]);
+        await stop();
       } finally {
         await broken.close();
       }

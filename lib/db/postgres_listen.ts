@@ -99,8 +99,13 @@ export function createListening(
         if (state.up) onListening?.();
       } else {
         channels.set(channel, { listeners: new Set([listener]), up: false });
+        // Down until subscribed: /readyz must not take a channel that never listened for a live one.
+        options.onState?.(channel, false);
         // Not up yet: the retry loop keeps trying (and the caller is not held by an outage).
-        await subscribe(channel).catch(() => resubscribe());
+        // Not awaited: a database away at start must not hold the caller (the app's start) either.
+        await subscribe(channel).catch(() => {
+          void resubscribe();
+        });
       }
       return async () => {
         const state = channels.get(channel);
