@@ -138,10 +138,9 @@ begin
 
   -- Waiting-list alerts, a partner's application, login traces.
   delete from public.seat_alerts a where a.user_id = p_user or a.email = any(emails);
-  update public.partner_applications a set firstname = '[anonymisé]', lastname = '[anonymisé]', email = gone_email,
-    phone = '', message = public.erase_needles(a.message, local, words),
-    company_name = public.erase_needles(a.company_name, local, words)
-  where lower(a.email) = any(emails);
+  -- Their applications to become a partner go whole: nothing references them, and a phone is required
+  -- there (an anonymised row would have to invent one).
+  delete from public.partner_applications a where lower(a.email) = any(emails);
   delete from identity.login_attempts a where lower(a.email) = any(emails);
   delete from identity.rate_limits r where r.bucket ilike any(patterns);
 

@@ -26,6 +26,8 @@ import type { ChatMessage } from "../../lib/chat/rules.ts";
 const PAGE_INVALID = "Le numéro de page est invalide.";
 
 /** `n` deals written as the system with their contacts and search text, newest last. */
+/** `n` deals, created one second apart from now on: newer than any deal another module sharing the database
+ * (the PostgreSQL step) made before. */
 async function insertDeals(
   n: number,
   fields: { customerId?: string | null; companyId?: string | null; status?: string; name: string },
@@ -34,7 +36,7 @@ async function insertDeals(
   const rows = await systemQuery<{ id: number }>(
     db,
     `insert into public.deals (name, status, customer_id, company_id, hubspot_id, created_at)
-     select $1 || ' ' || g, $2, $3, $4, null, now() - make_interval(mins => $5 - g)
+     select $1 || ' ' || g, $2, $3, $4, null, now() + make_interval(secs => g)
      from generate_series(1, $5) g returning id`,
     [fields.name, fields.status ?? "send", fields.customerId ?? null, fields.companyId ?? null, n],
   );

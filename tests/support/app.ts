@@ -106,7 +106,7 @@ export class Client {
       headers.set("content-type", "application/x-www-form-urlencoded");
       body = new URLSearchParams(options.form).toString();
     }
-    const remoteAddr = { transport: "tcp", hostname: this.options.ip ?? "127.0.0.1", port: 40000 };
+    const remoteAddr = { transport: "tcp", hostname: this.options.ip ?? defaultIp, port: 40000 };
     const response = await app.request(`${origin}${path}`, { method, headers, body, redirect: "manual" }, {
       remoteAddr,
     });
@@ -182,9 +182,28 @@ export function registrationPayload(overrides: Record<string, unknown> = {}) {
   };
 }
 
+/** The address of a Client that names none: one per test (from its name), so that the per-address
+ * limits (logins, quote requests, holds…) one test spends never refuse another test sharing the same
+ * database (the PostgreSQL step runs every HTTP module on one database). */
+let defaultIp = "127.0.0.1";
+
+function addressOf(name: string): string {
+  let hash = 2166136261;
+  for (let i = 0; i < name.length; i++) hash = Math.imul(hash ^ name.charCodeAt(i), 16777619) >>> 0;
+  return `127.${1 + (hash & 0x7f)}.${(hash >>> 8) & 0xff}.${1 + ((hash >>> 16) % 254)}`;
+}
+
 /** HTTP tests share one database for the process: connections outlive single tests by design. */
 export function httpTest(name: string, fn: () => Promise<void>) {
-  Deno.test({ name, fn, sanitizeOps: false, sanitizeResources: false });
+  Deno.test({
+    name,
+    fn: () => {
+      defaultIp = addressOf(name);
+      return fn();
+    },
+    sanitizeOps: false,
+    sanitizeResources: false,
+  });
 }
 
 /** The fields the booking form posts with a date (`session`, `timestamp`: its session's id and its start
