@@ -11,7 +11,7 @@ const CSRF_REFUSED = "Requête refusée : elle ne provient pas de ce site.";
 
 let ip = 0;
 async function signedIn(email: string): Promise<Client> {
-  const client = new Client({ ip: `10.61.${(++ip >> 8) & 255}.${(ip & 255) || 1}` });
+  const client = new Client({ ip: `10.62.${(++ip >> 8) & 255}.${(ip & 255) || 1}` });
   await client.login(email);
   return client;
 }
