@@ -67,11 +67,14 @@ export function statusChanged(status: string): string {
   return `Statut mis à jour vers : ${STATUS_LABELS[status]}`;
 }
 
-let ipCounter = 0;
+// Each test module runs with its own copy of this file: the counter starts at random (in 4 million
+// addresses), so that the modules sharing one database (the PostgreSQL step) do not reuse each other's
+// addresses and spend each other's per-address limits.
+let ipCounter = Math.floor(Math.random() * 4_000_000);
 /** A client address of its own, so that per-IP limits of one test do not reach another. */
 export function freshIp(): string {
   ipCounter++;
-  return `10.${90 + (ipCounter >> 16) % 10}.${(ipCounter >> 8) & 255}.${(ipCounter & 255) || 1}`;
+  return `10.${128 + (ipCounter >> 16) % 64}.${(ipCounter >> 8) & 255}.${(ipCounter & 255) || 1}`;
 }
 
 let uniqueCounter = 0;

@@ -113,10 +113,12 @@ export async function prepareDatabase(db: Database): Promise<void> {
 // ---------------------------------------------------------------------------------------------------
 // Clients.
 
-let ipCounter = 0;
+// Started at random: each test module has its own copy, and the modules of the PostgreSQL step share one
+// database (and so the per-address limits).
+let ipCounter = Math.floor(Math.random() * 600_000);
 function freshIp(): string {
   ipCounter++;
-  return `10.${120 + ((ipCounter >> 16) % 10)}.${(ipCounter >> 8) & 255}.${(ipCounter & 255) || 1}`;
+  return `10.${120 + ((ipCounter >> 16) % 8)}.${(ipCounter >> 8) & 255}.${(ipCounter & 255) || 1}`;
 }
 
 export function clientOf(env: { app: Hono<AppEnv> }): Client {
