@@ -6,7 +6,6 @@
 //   * session-date-canceled-mail: a date was canceled: one email to each booker it concerned.
 import type { OutboxHandler } from "../outbox/worker.ts";
 import { enqueueEmail } from "../mail/outbox.ts";
-import { sealSecrets } from "../mail/secrets.ts";
 import { seatOfferEmail } from "../mail/templates/seat-offer.ts";
 import { sessionDateCanceledEmail } from "../mail/templates/session-date-canceled.ts";
 import { formatEuros } from "../money.ts";
@@ -30,21 +29,19 @@ export const seatOfferMailHandler: OutboxHandler<{ offerId: string }> = {
     const expiresAt = await markOfferMailed(tx, offer.id);
     const token = await signOfferToken(deps.config.appSecret, offer.id);
     const link = offerLink(deps.config.appUrl, token);
-    // The link holds the place: sealed in the outbox, masked for its readers.
+    // Kept readable in the outbox, unlike reset links and voucher codes: the link is signed, lapses in
+    // SEAT_OFFER_HOURS, and only puts the offered place in its holder's own cart (an admin, who reads
+    // the outbox, can seat anyone anyway); the organiser can forward it when the subscriber asks.
     await enqueueEmail(
       tx,
-      await sealSecrets(
-        seatOfferEmail({
-          to: offer.email,
-          title: offer.sessionTitle,
-          when: formatDateTime(toUnix(offer.dtstart)),
-          until: PARIS_TIME.format(expiresAt),
-          hours: SEAT_OFFER_HOURS,
-          link,
-        }),
-        [link],
-        deps.config.appSecret,
-      ),
+      seatOfferEmail({
+        to: offer.email,
+        title: offer.sessionTitle,
+        when: formatDateTime(toUnix(offer.dtstart)),
+        until: PARIS_TIME.format(expiresAt),
+        hours: SEAT_OFFER_HOURS,
+        link,
+      }),
     );
   },
 };
